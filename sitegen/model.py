@@ -1,0 +1,194 @@
+"""The one normalized model every reader fills and every page reads.
+
+Readers translate their format into these frozen dataclasses and nothing else;
+the renderer only ever sees these types, never a format's own records.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Mapping
+
+
+class Kind(StrEnum):
+    """What an event is, independent of the format it came from."""
+
+    USER = "user"
+    ASSISTANT = "assistant"
+    SYSTEM = "system"
+    THINKING = "thinking"
+    TOOL_CALL = "tool_call"
+    TOOL_RESULT = "tool_result"
+    COMPACTION = "compaction"
+    SUBAGENT = "subagent"
+    TASK_START = "task_start"
+    TASK_END = "task_end"
+    UNKNOWN = "unknown"
+
+
+class ToolCategory(StrEnum):
+    """A hint for how to present a tool call; readers map their tool names onto it."""
+
+    SHELL = "shell"
+    EDIT = "edit"  # file edit, create, delete; carries a path and ideally a diff
+    READ = "read"
+    SEARCH = "search"
+    WEB = "web"
+    TASK = "task"  # spawns a sub-agent
+    MEDIA = "media"
+    OTHER = "other"
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Token usage, counted once per model response (readers de-duplicate)."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    reasoning_tokens: int = 0
+
+    def __add__(self, other: "Usage") -> "Usage":
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cache_read_tokens + other.cache_read_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
+            self.reasoning_tokens + other.reasoning_tokens,
+        )
+
+    @property
+    def total(self) -> int:
+        return self.input_tokens + self.output_tokens + self.cache_read_tokens + self.cache_write_tokens
+
+    def __bool__(self) -> bool:
+        return self.total > 0 or self.reasoning_tokens > 0
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A piece of non-markdown content inside an event.
+
+    type is one of: code, image, video, audio, file, json, reference, text.
+    (HAIL's eight block types; ``text`` here means plain text, not markdown.)
+    """
+
+    type: str
+    text: str = ""  # code, file content, plain text
+    language: str | None = None  # code
+    uri: str | None = None  # image/video/audio url, reference uri, file path
+    mime: str | None = None
+    title: str | None = None  # alt text, file name
+    data: Any = None  # json payload
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened in a session, in file order.
+
+    Only the fields that make sense for ``kind`` are set. A tool call and its
+    result are two events linked by ``call_id``; a sub-agent's transcript is a
+    SUBAGENT event whose ``children`` hold its events and whose ``call_id``
+    names the call that spawned it.
+    """
+
+    id: str  # unique within the session; used for the permalink anchor
+    kind: Kind
+    timestamp: datetime | None = None
+    text: str = ""  # markdown for messages/thinking/system/compaction; plain text for tool output
+    blocks: tuple[Block, ...] = ()
+    # tool calls
+    tool_name: str | None = None
+    tool_input: Any = None
+    category: ToolCategory | None = None
+    command: str | None = None  # shell command line
+    path: str | None = None  # file the call reads or edits
+    diff: str | None = None  # unified diff of an edit
+    call_id: str | None = None
+    # tool results
+    is_error: bool = False
+    exit_code: int | None = None
+    # everything else
+    model: str | None = None
+    usage: Usage | None = None
+    children: tuple["Event", ...] = ()
+    title: str | None = None  # sub-agent / task title, marker label
+    raw: Any = None  # the original record of an UNKNOWN event, shown as JSON
+    line: int | None = None  # 1-based line (or record index) in the source
+    meta: Mapping[str, Any] = field(default_factory=dict)  # extra facts shown in a details box
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRef:
+    path: str  # as given, relative to the archive root when possible
+    format: str  # reader name
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GitRefs:
+    """Git references a session carries in structured fields (not text mentions)."""
+
+    branches: tuple[str, ...] = ()
+    commits: tuple[str, ...] = ()
+    issues: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    repos: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return any((self.branches, self.commits, self.issues, self.tags, self.repos))
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """One conversation, whatever format it came from."""
+
+    id: str  # URL-safe, stable, unique across formats: use make_session_id()
+    source: SourceRef
+    agent: str  # the tool that produced it: claude-code, codex, claude.ai, sage, ...
+    events: tuple[Event, ...]
+    title: str | None = None
+    started: datetime | None = None
+    ended: datetime | None = None
+    cwd: str | None = None
+    project: str | None = None
+    models: tuple[str, ...] = ()
+    git: GitRefs = GitRefs()
+    usage: Usage | None = None  # when the format reports a session total instead of per-message usage
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    skipped: Mapping[str, int] = field(default_factory=dict)  # reason -> count of records not shown
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A problem with the input, kept as data so the build always finishes."""
+
+    source: str
+    line: int | None
+    stage: str  # discover, read, render, write
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.source}:{self.line}" if self.line else self.source
+        return f"{where}: {self.message}"
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def make_session_id(fmt: str, raw_id: str) -> str:
+    """A URL-safe id, unique across formats, stable across builds.
+
+    Long or odd ids are shortened with a hash suffix so two different raw ids
+    never collapse to the same slug.
+    """
+    slug = _UNSAFE.sub("-", f"{fmt}-{raw_id}").strip("-.")
+    if slug != f"{fmt}-{raw_id}" or len(slug) > 80:
+        digest = hashlib.sha1(raw_id.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+        slug = f"{slug[:60].rstrip('-.')}-{digest}"
+    return slug

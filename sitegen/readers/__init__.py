@@ -1,0 +1,116 @@
+"""Format readers: the ordered registry and archive discovery.
+
+Adding a format means adding one module here and one line to READER_MODULES;
+nothing downstream changes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterator
+
+from .base import Problems, Reader, iter_jsonl, load_json, parse_time, sniff
+
+__all__ = ["Problems", "Reader", "registry", "discover", "Claim", "iter_jsonl", "load_json", "parse_time", "sniff"]
+
+# Order matters only when two readers could claim the same path: most specific first.
+READER_MODULES = (
+    "hail",
+    "aics",
+    "claude_ai",
+    "sage",
+    "claude_code",
+)
+
+# Files that are never sessions and not worth a warning.
+_QUIET_SUFFIXES = {".md", ".txt", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".html", ".css", ".js", ".toml", ".yaml", ".yml", ".lock", ".log"}
+_SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".sessite-cache"}
+
+
+@lru_cache(maxsize=1)
+def registry() -> tuple[Reader, ...]:
+    """Every reader, in detection order."""
+    readers = []
+    for name in READER_MODULES:
+        module = importlib.import_module(f"{__name__}.{name}")
+        readers.append(module.READER)
+    return tuple(readers)
+
+
+@dataclass
+class Claim:
+    reader: Reader
+    path: Path
+    companions: tuple[Path, ...] = ()  # other files this read consumes (e.g. sub-agent logs)
+
+
+@dataclass
+class DiscoveryResult:
+    claims: list[Claim] = field(default_factory=list)
+    ignored: list[Path] = field(default_factory=list)  # files that are not sessions
+
+
+def _companions(reader: Reader, path: Path) -> tuple[Path, ...]:
+    fn = getattr(reader, "companions", None)
+    return tuple(fn(path)) if fn else ()
+
+
+def discover(root: Path, problems: Problems, readers: tuple[Reader, ...] | None = None) -> DiscoveryResult:
+    """Find every session source under ``root`` (a folder or a single file).
+
+    Directory formats are offered each folder first; a claimed folder is not
+    descended into. Each file goes to the first reader that detects it.
+    Files a claimed source consumes (its companions) are not offered again.
+    """
+    readers = readers or registry()
+    result = DiscoveryResult()
+    if root.is_file():
+        _offer_file(root, readers, result, problems, set())
+        return result
+    dir_readers = [r for r in readers if r.claims_directories]
+    consumed: set[Path] = set()
+    for dirpath, dirnames, filenames in os.walk(root, onerror=lambda e: problems.add(e.filename or root, None, f"cannot list: {e.strerror}", "discover")):
+        here = Path(dirpath)
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
+        claimed = next((r for r in dir_readers if r.detect(here)), None)
+        if claimed is not None:
+            comps = _companions(claimed, here)
+            consumed.update(comps)
+            result.claims.append(Claim(claimed, here, comps))
+            dirnames[:] = []
+            continue
+        for name in sorted(filenames):
+            if name.startswith("."):
+                continue
+            path = here / name
+            if path in consumed:
+                continue
+            _offer_file(path, readers, result, problems, consumed)
+    return result
+
+
+def _offer_file(path: Path, readers: tuple[Reader, ...], result: DiscoveryResult, problems: Problems, consumed: set[Path]) -> None:
+    if not path.is_file():
+        return
+    for reader in readers:
+        if reader.claims_directories and not getattr(reader, "claims_files", False):
+            continue
+        try:
+            hit = reader.detect(path)
+        except Exception as exc:  # a detect bug must not stop discovery
+            problems.add(path, None, f"{reader.name} detect failed: {exc}", "discover")
+            hit = False
+        if hit:
+            comps = _companions(reader, path)
+            consumed.update(comps)
+            result.claims.append(Claim(reader, path, comps))
+            return
+    result.ignored.append(path)
+    if path.suffix.lower() in {".json", ".jsonl"} and path.stat().st_size > 0:
+        problems.add(path, None, "not a recognised session format; skipped", "discover")
+    elif path.suffix.lower() not in _QUIET_SUFFIXES and path.stat().st_size == 0:
+        problems.add(path, None, "empty file; skipped", "discover")

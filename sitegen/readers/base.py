@@ -1,0 +1,256 @@
+"""The Reader interface and the small helpers every reader shares.
+
+A reader turns one path (a file or a directory it claims) into Sessions. It
+never raises on bad input: it reports a Problem and keeps what it can.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterator, Protocol
+
+from ..model import Problem, Session
+
+# Bytes read to sniff a file's format; detect() must never read a whole file.
+SNIFF_BYTES = 64 * 1024
+
+
+class Problems:
+    """Collects problems for one build; readers call ``add``."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = root
+        self.items: list[Problem] = []
+        self.listeners: list[Callable[[Problem], None]] = []
+
+    def display(self, path: Path | str) -> str:
+        p = Path(path)
+        if self.root is not None:
+            try:
+                return str(p.relative_to(self.root))
+            except ValueError:
+                pass
+        return str(p)
+
+    def add(self, path: Path | str, line: int | None, message: str, stage: str = "read") -> None:
+        problem = Problem(self.display(path), line, stage, message)
+        self.items.append(problem)
+        for listener in self.listeners:
+            listener(problem)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+class Reader(Protocol):
+    """One per format. Stateless: path in, sessions out."""
+
+    name: str  # short format name, also used in session ids
+    claims_directories: bool  # True when the format is a folder (sage project, ...)
+
+    def detect(self, path: Path) -> bool:
+        """Cheap sniff: name pattern plus the first record(s); never the whole file."""
+        ...
+
+    def read(self, path: Path, problems: Problems) -> Iterator[Session]:
+        """Yield every session in ``path``; report bad input to ``problems``."""
+        ...
+
+
+def sniff(path: Path, size: int = SNIFF_BYTES) -> str:
+    """The first bytes of a file as text (BOM stripped, errors replaced)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(size)
+    except OSError:
+        return ""
+    return decode_bytes(head)[0]
+
+
+def decode_bytes(data: bytes) -> tuple[str, bool]:
+    """Decode a file's bytes: honour a BOM, prefer UTF-8, never fail.
+
+    Returns the text and whether anything had to be replaced.
+    """
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", errors="replace"), False
+    try:
+        return data.decode("utf-8"), False
+    except UnicodeDecodeError:
+        return data.decode("utf-8", errors="replace"), True
+
+
+def first_json_lines(path: Path, count: int = 20) -> Iterator[dict[str, Any]]:
+    """The first few parseable JSON object lines of a file, for detect()."""
+    text = sniff(path)
+    lines = text.split("\n")
+    if len(text) >= SNIFF_BYTES:
+        lines = lines[:-1]  # the last one is probably cut
+    seen = 0
+    for line in lines:
+        line = line.strip()
+        if not line:
+            continue
+        seen += 1
+        if seen > count:
+            return
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(obj, dict):
+            yield obj
+
+
+def iter_jsonl(path: Path, problems: Problems) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield (line number, object) for each good line; report each bad one.
+
+    Streams the file line by line; a bad line, a non-object line, undecodable
+    bytes or a truncated last line is one problem and the rest is kept.
+    """
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        problems.add(path, None, f"cannot open: {exc.strerror or exc}")
+        return
+    with fh:
+        first = True
+        for lineno, raw in enumerate(fh, 1):
+            if first:
+                first = False
+                if raw.startswith(b"\xef\xbb\xbf"):
+                    raw = raw[3:]
+                elif raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+                    problems.add(path, None, "file is UTF-16; expected UTF-8 JSON lines (skipped)")
+                    return
+            if not raw.strip():
+                continue
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                text = raw.decode("utf-8", errors="replace")
+                problems.add(path, lineno, "invalid UTF-8; undecodable bytes replaced")
+            try:
+                obj = json.loads(text)
+            except ValueError as exc:
+                what = "truncated JSON" if not raw.endswith(b"\n") else "malformed JSON"
+                problems.add(path, lineno, f"{what} ({exc.msg}); line skipped")
+                continue
+            if not isinstance(obj, dict):
+                problems.add(path, lineno, f"expected a JSON object, got {type(obj).__name__}; line skipped")
+                continue
+            yield lineno, obj
+
+
+def load_json(path: Path, problems: Problems) -> Any:
+    """Load a whole JSON document, or report why not and return None."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        problems.add(path, None, f"cannot read: {exc.strerror or exc}")
+        return None
+    text, replaced = decode_bytes(data)
+    if replaced:
+        problems.add(path, None, "invalid UTF-8; undecodable bytes replaced")
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        problems.add(path, getattr(exc, "lineno", None), f"malformed JSON ({getattr(exc, 'msg', exc)})")
+        return None
+
+
+def iter_json_array(path: Path, problems: Problems) -> Iterator[tuple[int, Any]]:
+    """Yield (line, item) for each element of a top-level JSON array.
+
+    Decodes element by element, so a truncated or damaged file still yields
+    every element before the damage (and reports where it stopped).
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        problems.add(path, None, f"cannot read: {exc.strerror or exc}")
+        return
+    text, replaced = decode_bytes(data)
+    del data
+    if replaced:
+        problems.add(path, None, "invalid UTF-8; undecodable bytes replaced")
+    decoder = json.JSONDecoder()
+    pos = _skip_ws(text, 0)
+    if pos >= len(text) or text[pos] != "[":
+        problems.add(path, 1, "expected a JSON array")
+        return
+    pos = _skip_ws(text, pos + 1)
+    if pos < len(text) and text[pos] == "]":
+        return
+    while pos < len(text):
+        try:
+            item, end = decoder.raw_decode(text, pos)
+        except ValueError:
+            problems.add(path, text.count("\n", 0, pos) + 1, "truncated or malformed JSON; the rest of the file is skipped")
+            return
+        yield text.count("\n", 0, pos) + 1, item
+        pos = _skip_ws(text, end)
+        if pos < len(text) and text[pos] == ",":
+            pos = _skip_ws(text, pos + 1)
+        elif pos < len(text) and text[pos] == "]":
+            return
+        else:
+            problems.add(path, text.count("\n", 0, pos) + 1, "truncated JSON array; the rest of the file is skipped")
+            return
+    problems.add(path, text.count("\n") + 1, "truncated JSON array (no closing bracket)")
+
+
+_WS = re.compile(r"[ \t\r\n]*")
+
+
+def _skip_ws(text: str, pos: int) -> int:
+    return _WS.match(text, pos).end()  # type: ignore[union-attr]
+
+
+_OFFSET_NO_COLON = re.compile(r"([+-]\d{2})(\d{2})$")
+
+
+def parse_time(value: Any) -> datetime | None:
+    """Parse the timestamps formats use: ISO 8601 (with Z, with or without a
+    colon in the offset, with micro/nanoseconds) or epoch seconds/milliseconds.
+    Naive times are taken as UTC. Returns None for anything else.
+    """
+    if value is None or value == "" or isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        seconds = value / 1000 if value > 1e11 else value
+        try:
+            return datetime.fromtimestamp(seconds, tz=timezone.utc)
+        except (OverflowError, OSError, ValueError):
+            return None
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if text.isdigit():
+        return parse_time(int(text))
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    text = _OFFSET_NO_COLON.sub(r"\1:\2", text)
+    # Python 3.11 accepts at most 6 fractional digits.
+    text = re.sub(r"(\.\d{6})\d+", r"\1", text)
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=timezone.utc)
+    return parsed
+
+
+def as_text(value: Any) -> str:
+    """Render any JSON value as display text (strings as-is, the rest as JSON)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, indent=2)

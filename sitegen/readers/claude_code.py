@@ -1,0 +1,16 @@
+"""Placeholder: being written."""
+from pathlib import Path
+
+
+class _Pending:
+    name = "claude_code"
+    claims_directories = False
+
+    def detect(self, path: Path) -> bool:
+        return False
+
+    def read(self, path, problems):
+        return iter(())
+
+
+READER = _Pending()
