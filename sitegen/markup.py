@@ -1,0 +1,152 @@
+"""Markdown and code to safe HTML.
+
+Session text is untrusted: mistune runs with escaping on (raw HTML is shown as
+text), link and image URLs pass an allow-list of schemes, and code goes through
+pygments with CSS classes. Tool output never comes here: it is plain text.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import mistune
+from markupsafe import Markup, escape
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexer import Lexer
+from pygments.lexers import DiffLexer, get_lexer_by_name, get_lexer_for_filename
+from pygments.util import ClassNotFound
+
+# Beyond this, highlighting costs more than it helps: plain escaped <pre>.
+HIGHLIGHT_LIMIT = 64 * 1024
+# Markdown beyond this is shown as plain text (a pasted log is not prose).
+MARKDOWN_LIMIT = 256 * 1024
+
+_SAFE_SCHEMES = ("http:", "https:", "mailto:")
+_FORMATTER = HtmlFormatter(cssclass="hl", nowrap=False)
+
+
+def safe_url(url: str) -> str | None:
+    """The URL if it is safe to link to from a published page, else None.
+
+    Allows http(s), mailto, and relative/fragment links; everything else
+    (javascript:, data:, vbscript:, file:, obfuscated variants) is refused.
+    """
+    cleaned = re.sub(r"[\x00-\x20\x7f]+", "", url or "").lower()
+    if not cleaned:
+        return None
+    if cleaned.startswith(_SAFE_SCHEMES):
+        return url.strip()
+    scheme = re.match(r"^([a-z][a-z0-9+.\-]*):", cleaned)
+    if scheme:
+        return None
+    if cleaned.startswith("//"):
+        return url.strip()
+    if "&#" in cleaned or "&colon" in cleaned:
+        return None
+    return url.strip()
+
+
+@lru_cache(maxsize=256)
+def _lexer_by_name(name: str) -> Lexer | None:
+    try:
+        return get_lexer_by_name(name, stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return None
+
+
+@lru_cache(maxsize=512)
+def _lexer_by_ext(ext: str) -> Lexer | None:
+    try:
+        return get_lexer_for_filename(f"x{ext}", stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return None
+
+
+def lexer_for(language: str | None = None, filename: str | None = None) -> Lexer | None:
+    """Pick a lexer from a fence language or a file name; never guess from content."""
+    if language:
+        lexer = _lexer_by_name(language.strip().split()[0].lower())
+        if lexer is not None:
+            return lexer
+    if filename and "." in filename.rsplit("/", 1)[-1]:
+        return _lexer_by_ext("." + filename.rsplit(".", 1)[-1].lower())
+    return None
+
+
+def highlight_code(code: str, language: str | None = None, filename: str | None = None) -> Markup:
+    """Code as highlighted HTML; plain escaped <pre> when too big or unknown."""
+    lexer = lexer_for(language, filename) if len(code) <= HIGHLIGHT_LIMIT else None
+    if lexer is None:
+        return Markup('<pre class="code">') + escape(code) + Markup("</pre>")
+    return Markup(highlight(code, lexer, _FORMATTER))
+
+
+_DIFF_LEXER = DiffLexer(stripnl=False, ensurenl=False)
+
+
+def render_diff(diff: str) -> Markup:
+    """A unified diff, coloured by line kind."""
+    if len(diff) > HIGHLIGHT_LIMIT * 4:
+        return Markup('<pre class="code diff">') + escape(diff) + Markup("</pre>")
+    return Markup(highlight(diff, _DIFF_LEXER, HtmlFormatter(cssclass="hl diff")))
+
+
+class _SafeRenderer(mistune.HTMLRenderer):
+    """mistune's HTML renderer with escaping, an URL allow-list and pygments."""
+
+    def __init__(self) -> None:
+        super().__init__(escape=True)
+
+    def safe_url(self, url: str) -> str:
+        allowed = safe_url(url)
+        return escape(allowed) if allowed is not None else "#unsafe-link-removed"
+
+    def link(self, text: str, url: str, title: str | None = None) -> str:
+        allowed = safe_url(url)
+        if allowed is None:
+            return f'<span class="unsafe-link" title="link removed: unsafe scheme">{text}</span>'
+        attrs = f' title="{escape(title)}"' if title else ""
+        return f'<a href="{escape(allowed)}"{attrs} rel="nofollow noopener">{text}</a>'
+
+    def image(self, text: str, url: str, title: str | None = None) -> str:
+        # Remote images would be fetched by every reader of the page; show a link instead.
+        allowed = safe_url(url)
+        label = escape(text or url)
+        if allowed is None:
+            return f'<span class="unsafe-link">[image: {label}]</span>'
+        return f'<a class="image-link" href="{escape(allowed)}" rel="nofollow noopener">[image: {label}]</a>'
+
+    def block_code(self, code: str, info: str | None = None) -> str:
+        return str(highlight_code(code, info))
+
+    def block_html(self, html: str) -> str:
+        return f"<p>{escape(html)}</p>\n"
+
+    def inline_html(self, html: str) -> str:
+        return str(escape(html))
+
+
+_markdown = mistune.create_markdown(
+    renderer=_SafeRenderer(),
+    escape=True,
+    plugins=["strikethrough", "table", "url", "task_lists"],
+)
+
+
+def markdown(text: str) -> Markup:
+    """Untrusted markdown as safe HTML."""
+    if not text:
+        return Markup("")
+    if len(text) > MARKDOWN_LIMIT:
+        return Markup('<pre class="plain">') + escape(text) + Markup("</pre>")
+    return Markup(_markdown(text))
+
+
+def pygments_css() -> str:
+    """Light and dark highlighting styles, switched by the page's colour scheme."""
+    light = HtmlFormatter(style="default").get_style_defs(".hl")
+    dark = HtmlFormatter(style="monokai").get_style_defs(".hl")
+    dark_scoped = "\n".join("  " + line for line in dark.splitlines())
+    return f"{light}\n@media (prefers-color-scheme: dark) {{\n{dark_scoped}\n}}\n"

@@ -1,0 +1,40 @@
+"""Plan pages: what to build, from which data. No file I/O, no HTML.
+
+A page's context holds only its ``deps`` (the sessions it reads) plus
+site-wide constants, which is what lets a later build know what to redo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from .enrich import SessionSummary, SessionView
+
+
+@dataclass(frozen=True)
+class Page:
+    url: str  # path inside the site, e.g. "sessions/x.html"
+    template: str
+    context: dict[str, Any] = field(default_factory=dict)
+    deps: tuple[str, ...] = ()  # session ids the page reads
+
+    @property
+    def root(self) -> str:
+        """Relative path from this page back to the site root ("" or "../")."""
+        return "../" * self.url.count("/")
+
+
+def session_page(view: SessionView) -> Page:
+    return Page(view.summary.url, "session.html", {"view": view, "s": view.summary}, (view.session.id,))
+
+
+def index_page(summaries: Sequence[SessionSummary]) -> Page:
+    ordered = sorted(summaries, key=lambda s: (s.started is None, -(s.started.timestamp() if s.started else 0), s.title))
+    agents = sorted({s.agent for s in summaries})
+    projects = sorted({s.project for s in summaries if s.project})
+    return Page("index.html", "index.html", {"sessions": ordered, "agents": agents, "projects": projects}, tuple(s.id for s in summaries))
+
+
+def not_found_page() -> Page:
+    return Page("404.html", "404.html", {})

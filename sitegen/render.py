@@ -1,0 +1,92 @@
+"""One Jinja environment for the whole build; pages in, HTML out.
+
+User template folders come before the package's, so a user can override any
+template (or just ``_event.html``) without copying the rest.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
+from . import __version__
+from .markup import highlight_code, markdown, render_diff
+from .pages import Page
+from .resources import templates_dir
+
+
+def format_time(value: datetime | None) -> str:
+    if value is None:
+        return ""
+    return value.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def format_duration(value: timedelta | None) -> str:
+    if value is None:
+        return ""
+    seconds = int(value.total_seconds())
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m {seconds:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    if hours < 48:
+        return f"{hours}h {minutes:02d}m"
+    return f"{hours // 24}d {hours % 24}h"
+
+
+def format_count(value: int | None) -> str:
+    """Compact human number: 950, 12.3k, 4.5M."""
+    if not value:
+        return "0"
+    if value < 1000:
+        return str(value)
+    if value < 1_000_000:
+        return f"{value / 1000:.1f}k".replace(".0k", "k")
+    return f"{value / 1_000_000:.1f}M".replace(".0M", "M")
+
+
+def pretty_json(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, indent=2, default=str)
+
+
+def line_count(text: str | None) -> int:
+    return text.count("\n") + 1 if text else 0
+
+
+class Renderer:
+    """Renders planned pages with one shared, autoescaping environment."""
+
+    def __init__(self, site: dict[str, Any], user_template_dirs: tuple[Path, ...] = ()) -> None:
+        loaders = [FileSystemLoader(str(p)) for p in user_template_dirs] + [FileSystemLoader(str(templates_dir()))]
+        self.env = Environment(
+            loader=ChoiceLoader(loaders),
+            autoescape=select_autoescape(default=True, default_for_string=True),
+            undefined=StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        self.env.filters.update(
+            markdown=markdown,
+            code=lambda text, language=None, filename=None: highlight_code(text or "", language, filename),
+            diff=render_diff,
+            time=format_time,
+            duration=format_duration,
+            count=format_count,
+            pretty_json=pretty_json,
+            lines=line_count,
+            isotime=lambda v: v.astimezone(timezone.utc).isoformat() if v else "",
+        )
+        self.env.globals.update(site=site, version=__version__, Markup=Markup)
+
+    def render(self, page: Page) -> str:
+        template = self.env.get_template(page.template)
+        return template.render(page=page, root=page.root, **page.context)
