@@ -44,6 +44,8 @@
     var el = id && document.getElementById(id);
     if (!el) return;
     for (var p = el; p; p = p.parentElement) if (p.tagName === "DETAILS") p.open = true;
+    var own = el.querySelector(":scope > details.body, :scope > details.thinking");
+    if (own) own.open = true;
     el.scrollIntoView({ block: "start" });
   }
 

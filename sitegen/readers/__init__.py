@@ -62,8 +62,8 @@ def _companions(reader: Reader, path: Path) -> tuple[Path, ...]:
 def discover(root: Path, problems: Problems, readers: tuple[Reader, ...] | None = None) -> DiscoveryResult:
     """Find every session source under ``root`` (a folder or a single file).
 
-    Directory formats are offered each folder first; a claimed folder is not
-    descended into. Each file goes to the first reader that detects it.
+    Directory formats are offered each folder first. Each file goes to the
+    first reader that detects it.
     Files a claimed source consumes (its companions) are not offered again.
     """
     readers = readers or registry()
@@ -78,11 +78,11 @@ def discover(root: Path, problems: Problems, readers: tuple[Reader, ...] | None 
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
         claimed = next((r for r in dir_readers if r.detect(here)), None)
         if claimed is not None:
+            # The folder's own files are consumed; anything else in it (e.g. Claude Code
+            # sessions sharing ~/.claude/projects with sage) is still offered below.
             comps = _companions(claimed, here)
             consumed.update(comps)
             result.claims.append(Claim(claimed, here, comps))
-            dirnames[:] = []
-            continue
         for name in sorted(filenames):
             if name.startswith("."):
                 continue

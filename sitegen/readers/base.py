@@ -50,6 +50,9 @@ class Reader(Protocol):
 
     name: str  # short format name, also used in session ids
     claims_directories: bool  # True when the format is a folder (sage project, ...)
+    # Optional: ``claims_files = True`` on a directory reader that also reads single
+    # files; ``companions(path) -> list[Path]`` names the other files a read consumes
+    # (sub-agent logs, a project's history) so discovery does not offer them again.
 
     def detect(self, path: Path) -> bool:
         """Cheap sniff: name pattern plus the first record(s); never the whole file."""
@@ -180,6 +183,15 @@ def iter_json_array(path: Path, problems: Problems) -> Iterator[tuple[int, Any]]
     if replaced:
         problems.add(path, None, "invalid UTF-8; undecodable bytes replaced")
     decoder = json.JSONDecoder()
+    line, counted = 1, 0
+
+    def line_at(pos: int) -> int:
+        # Count newlines incrementally: recounting from 0 each time is quadratic.
+        nonlocal line, counted
+        line += text.count("\n", counted, pos)
+        counted = pos
+        return line
+
     pos = _skip_ws(text, 0)
     if pos >= len(text) or text[pos] != "[":
         problems.add(path, 1, "expected a JSON array")
@@ -191,18 +203,18 @@ def iter_json_array(path: Path, problems: Problems) -> Iterator[tuple[int, Any]]
         try:
             item, end = decoder.raw_decode(text, pos)
         except ValueError:
-            problems.add(path, text.count("\n", 0, pos) + 1, "truncated or malformed JSON; the rest of the file is skipped")
+            problems.add(path, line_at(pos), "truncated or malformed JSON; the rest of the file is skipped")
             return
-        yield text.count("\n", 0, pos) + 1, item
+        yield line_at(pos), item
         pos = _skip_ws(text, end)
         if pos < len(text) and text[pos] == ",":
             pos = _skip_ws(text, pos + 1)
         elif pos < len(text) and text[pos] == "]":
             return
         else:
-            problems.add(path, text.count("\n", 0, pos) + 1, "truncated JSON array; the rest of the file is skipped")
+            problems.add(path, line_at(pos), "truncated JSON array; the rest of the file is skipped")
             return
-    problems.add(path, text.count("\n") + 1, "truncated JSON array (no closing bracket)")
+    problems.add(path, line_at(len(text)), "truncated JSON array (no closing bracket)")
 
 
 _WS = re.compile(r"[ \t\r\n]*")
