@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
+from .aggregate import Aggregate
 from .config import SiteConfig
-from .enrich import SessionSummary, build_view
+from .enrich import SessionSummary, SessionView, build_view
 from .markup import pygments_css
 from .model import Problem, Session
 from .pages import Page, index_page, not_found_page, session_page
@@ -53,8 +54,22 @@ class BuildReport:
         return line
 
 
-class NothingToBuild(Exception):
-    pass
+class SessionIndex:
+    """The home page: one row per session, from its small summary."""
+
+    def __init__(self, config: SiteConfig) -> None:
+        self.summaries: list[SessionSummary] = []
+
+    def add(self, view: SessionView) -> None:
+        self.summaries.append(view.summary)
+
+    def write(self, writer: SiteWriter, renderer: Renderer, problems: Problems) -> None:
+        for page in (index_page(self.summaries), not_found_page()):
+            _write_page(renderer, writer, page, problems, "index")
+
+
+# Site-wide outputs, each fed every session as it streams past.
+AGGREGATES: list[Callable[[SiteConfig], Aggregate]] = [SessionIndex]
 
 
 ProgressHook = Callable[[int, int, str], None]  # (done, total, current path)
@@ -75,7 +90,7 @@ def build(config: SiteConfig, progress: ProgressHook | None = None) -> BuildRepo
     report.ignored = len(found.ignored)
     redactor = Redactor() if config.redact else None
     renderer = Renderer({"title": config.title, "base_url": config.base_url.rstrip("/") + "/" if config.base_url else ""}, config.template_dirs)
-    summaries: list[SessionSummary] = []
+    aggregates = [factory(config) for factory in AGGREGATES]
     owners: dict[str, str] = {}
 
     with SiteWriter(config.output) as writer:
@@ -93,18 +108,20 @@ def build(config: SiteConfig, progress: ProgressHook | None = None) -> BuildRepo
                 session = _with_display_path(session, source)
                 view = build_view(session)
                 if _write_page(renderer, writer, session_page(view), problems, session.source.path):
-                    summaries.append(view.summary)
+                    report.sessions += 1
+                    for aggregate in aggregates:
+                        aggregate.add(view)
         if progress:
             progress(len(found.claims), len(found.claims), "")
-        if not summaries:
+        if not report.sessions:
             report.problems = problems.items
             report.seconds = time.perf_counter() - started
             writer.abort()
             if not found.claims:
                 problems.add(archive, None, "no session files found", "discover")
             return report
-        for page in (index_page(summaries), not_found_page()):
-            _write_page(renderer, writer, page, problems, archive)
+        for aggregate in aggregates:
+            aggregate.write(writer, renderer, problems)
         writer.copy_tree(static_dir(), "static")
         for user_static in config.static_dirs:
             writer.copy_tree(user_static, "static")
@@ -114,7 +131,6 @@ def build(config: SiteConfig, progress: ProgressHook | None = None) -> BuildRepo
         report.bytes_written = writer.bytes_written
         report.pages = len(writer.written)
     report.published = True
-    report.sessions = len(summaries)
     report.problems = problems.items
     report.redactions = redactor.counts if redactor else Counter()
     report.seconds = time.perf_counter() - started

@@ -519,7 +519,7 @@ class _Transcript:
             content = []
         specs: list[tuple[int, dict[str, Any]]] = []
         for index, block in enumerate(content):
-            spec = self._assistant_block(block, model, lineno)
+            spec = self._assistant_block(block, model)
             if spec is not None:
                 if meta:
                     spec["meta"] = {**meta, **spec.get("meta", {})}
@@ -546,7 +546,7 @@ class _Transcript:
             last = previous[0]
         self.messages[mid] = (last, usage if usage is not None else (previous[1] if previous else None))
 
-    def _assistant_block(self, block: Any, model: str | None, lineno: int) -> dict[str, Any] | None:
+    def _assistant_block(self, block: Any, model: str | None) -> dict[str, Any] | None:
         if not isinstance(block, dict):
             return {"kind": Kind.UNKNOWN, "title": "assistant content that is not an object", "raw": block}
         btype = block.get("type")
