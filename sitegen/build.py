@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from .aggregate import Aggregate
+from .catalog import CatalogEntry
 from .config import SiteConfig
 from .enrich import SessionSummary, SessionView, build_view
 from .markup import pygments_css
@@ -38,6 +39,7 @@ class BuildReport:
     bytes_written: int = 0
     pages: int = 0
     published: bool = False
+    catalog: list[CatalogEntry] | None = None  # one entry per session, for the preview server's tools
 
     def summary_line(self) -> str:
         parts = [f"built {self.sessions} session{'s' if self.sessions != 1 else ''} from {self.files} file{'s' if self.files != 1 else ''} in {self.seconds:.1f}s"]
@@ -84,7 +86,7 @@ def build(config: SiteConfig, progress: ProgressHook | None = None) -> BuildRepo
     archive = config.archive.resolve()
     check_output(archive, config.output)
     problems = Problems(archive if archive.is_dir() else archive.parent)
-    report = BuildReport(output=config.output.resolve())
+    report = BuildReport(output=config.output.resolve(), catalog=[])
     found = discover(archive, problems)
     report.files = len(found.claims)
     report.ignored = len(found.ignored)
@@ -109,6 +111,7 @@ def build(config: SiteConfig, progress: ProgressHook | None = None) -> BuildRepo
                 view = build_view(session)
                 if _write_page(renderer, writer, session_page(view), problems, session.source.path):
                     report.sessions += 1
+                    report.catalog.append(CatalogEntry(view.summary, claim.reader.name, claim.path))
                     for aggregate in aggregates:
                         aggregate.add(view)
         if progress:

@@ -51,6 +51,29 @@ def build_command(archive: Path, output: Path, title: str, base_url: str, no_red
         sys.exit(2)
 
 
+@main.command("serve")
+@click.argument("archive", type=click.Path(exists=True, file_okay=True, path_type=Path))
+@click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Folder for the built site (default: a temporary folder removed on exit).")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind; keep the default unless you mean to share the preview.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port (0 picks a free one).")
+@click.option("--title", default="Session archive", show_default=True, help="Site title.")
+@click.option("--no-redact", is_flag=True, help="Show secrets as they are (redaction is on by default).")
+@click.option("--templates", "template_dirs", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path), help="Folder of templates that override the built-in ones (watched).")
+@click.option("--static", "static_dirs", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path), help="Folder of static files copied over the built-in ones (watched).")
+@click.option("--open", "open_browser", is_flag=True, help="Open the preview in a browser.")
+def serve_command(archive: Path, output: Path | None, host: str, port: int, title: str, no_redact: bool, template_dirs: tuple[Path, ...], static_dirs: tuple[Path, ...], open_browser: bool) -> None:
+    """Build ARCHIVE, serve it on localhost, and rebuild and reload on every change."""
+    from .serve import serve
+
+    config = SiteConfig(archive=archive, output=output, title=title, redact=not no_redact, template_dirs=tuple(template_dirs), static_dirs=tuple(static_dirs), progress=False)
+    try:
+        serve(config, host=host, port=port, log=lambda line: click.echo(line, err=True), open_browser=open_browser)
+    except OutputError as exc:
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+
+
 def _build_with_progress(config: SiteConfig, show: bool):
     if not show:
         return build(config)

@@ -9,7 +9,7 @@ from pathlib import Path
 @dataclass(frozen=True)
 class SiteConfig:
     archive: Path
-    output: Path
+    output: Path | None  # None: serve picks a temporary folder
     title: str = "Session archive"
     base_url: str = ""  # absolute URL of the published site, for the few places that need one
     redact: bool = True

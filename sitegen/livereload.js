@@ -1,0 +1,54 @@
+/* sessite preview only: reload on rebuild, show build problems. Never part of a built site. */
+(function () {
+  "use strict";
+  var overlay = null;
+
+  function render(status) {
+    var problems = status.problems || [];
+    var failed = status.failed;
+    if (!failed && problems.length === 0) {
+      if (overlay) { overlay.remove(); overlay = null; }
+      return;
+    }
+    if (!overlay) {
+      overlay = document.createElement("aside");
+      overlay.id = "sessite-overlay";
+      overlay.setAttribute("role", "status");
+      overlay.style.cssText = "position:fixed;z-index:2147483647;right:1rem;bottom:1rem;max-width:min(42rem,90vw);max-height:50vh;overflow:auto;" +
+        "background:#1f2328;color:#f6f8fa;border:2px solid #cf222e;border-radius:8px;padding:.75rem 1rem;font:13px/1.4 ui-monospace,monospace;box-shadow:0 4px 24px rgba(0,0,0,.4)";
+      document.body.appendChild(overlay);
+    }
+    overlay.textContent = "";
+    var head = document.createElement("strong");
+    head.textContent = failed ? failed : (status.problem_count + " problem" + (status.problem_count === 1 ? "" : "s") + " in the last build");
+    overlay.appendChild(head);
+    var close = document.createElement("button");
+    close.type = "button";
+    close.textContent = "×";
+    close.setAttribute("aria-label", "Dismiss");
+    close.style.cssText = "float:right;background:none;border:0;color:inherit;font-size:18px;cursor:pointer";
+    close.addEventListener("click", function () { overlay.remove(); overlay = null; });
+    overlay.insertBefore(close, head);
+    var list = document.createElement("ul");
+    list.style.cssText = "margin:.5rem 0 0;padding-left:1.2rem";
+    problems.forEach(function (p) {
+      var li = document.createElement("li");
+      li.textContent = p;
+      list.appendChild(li);
+    });
+    overlay.appendChild(list);
+  }
+
+  function check() {
+    fetch("/__sessite__/status", { cache: "no-store" }).then(function (r) { return r.json(); }).then(render).catch(function () {});
+  }
+
+  var source = new EventSource("/__sessite__/events");
+  var first = true;
+  source.addEventListener("reload", function (ev) {
+    var status = JSON.parse(ev.data);
+    if (status.failed) { render(status); return; }  // keep the last good page, show why
+    location.reload();
+  });
+  source.addEventListener("open", function () { if (first) { first = false; check(); } });
+})();
