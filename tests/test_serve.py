@@ -1,0 +1,164 @@
+"""The preview server over real HTTP: serving, watching, live reload, problems overlay, safety."""
+
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from sitegen.config import SiteConfig
+from sitegen.serve import PreviewState, make_server, watch_loop
+
+from conftest import EXAMPLE
+
+AICS = EXAMPLE / "aics" / "rate-limiter.aics.json"
+
+
+def get(port, path):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("GET", path)
+    resp = conn.getresponse()
+    body = resp.read()
+    conn.close()
+    return resp.status, body
+
+
+def wait_for(predicate, timeout=15.0, step=0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(step)
+    return False
+
+
+@pytest.fixture
+def live(tmp_path):
+    """A running preview of a small archive that the test may edit."""
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    shutil.copy(AICS, archive / AICS.name)
+    state = PreviewState(SiteConfig(archive=archive, output=tmp_path / "site", progress=False))
+    state.rebuild(log=lambda line: None)
+    server = make_server(state, port=0)
+    stop = threading.Event()
+    threads = [threading.Thread(target=server.serve_forever, daemon=True),
+               threading.Thread(target=watch_loop, args=(state, stop, lambda line: None), daemon=True)]
+    for t in threads:
+        t.start()
+    time.sleep(0.3)  # let the watcher start
+    yield archive, state, server.server_address[1]
+    stop.set()
+    server.shutdown()
+    server.server_close()
+
+
+def test_pages_are_served_with_reload_script(live):
+    _, _, port = live
+    status, body = get(port, "/")
+    assert status == 200 and b"Rate limiter" in body and b"/__sessite__/reload.js" in body
+    status, body = get(port, "/static/app.js")
+    assert status == 200 and b"/__sessite__" not in body
+    status, body = get(port, "/__sessite__/reload.js")
+    assert status == 200 and b"EventSource" in body
+
+
+def test_reload_script_is_never_written_into_the_site(live, tmp_path):
+    for path in (tmp_path / "site").rglob("*"):
+        if path.is_file():
+            assert b"__sessite__" not in path.read_bytes(), path
+
+
+def test_missing_page_gets_404_page(live):
+    _, _, port = live
+    status, body = get(port, "/sessions/nope.html")
+    assert status == 404 and b"Page not found" in body
+
+
+@pytest.mark.parametrize("path", ["/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/static/..%2f..%2f..%2fetc%2fpasswd", "/static/%5c..%5c..%5cx", "/%00"])
+def test_traversal_is_refused(live, path):
+    _, _, port = live
+    status, body = get(port, path)
+    assert status == 403 and b"root:" not in body
+
+
+def read_event(port, fire, timeout=15):
+    """Open the event stream, run fire(), and return the first reload event's data."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    sock.sendall(b"GET /__sessite__/events HTTP/1.1\r\nHost: x\r\n\r\n")
+    buffer = b""
+    while b"retry:" not in buffer:
+        buffer += sock.recv(4096)
+    fire()
+    deadline = time.monotonic() + timeout
+    while b"event: reload" not in buffer and time.monotonic() < deadline:
+        buffer += sock.recv(4096)
+    sock.close()
+    assert b"event: reload" in buffer
+    data = buffer.split(b"event: reload\ndata: ", 1)[1].split(b"\n", 1)[0]
+    return json.loads(data)
+
+
+def test_a_new_file_in_the_archive_reaches_the_page_and_fires_reload(live):
+    archive, state, port = live
+    doc = json.loads(AICS.read_text())
+    doc["log"]["sessions"][0]["id"] = "new-session-from-test"
+    doc["log"]["sessions"][0]["title"] = "Freshly written session"
+    event = read_event(port, lambda: (archive / "new.aics.json").write_text(json.dumps(doc)))
+    assert event["failed"] is None
+    status, body = get(port, "/")
+    assert b"Freshly written session" in body
+    status, body = get(port, "/sessions/aics-new-session-from-test.html")
+    assert status == 200
+
+
+def test_problems_show_and_clear(live):
+    archive, state, port = live
+    event = read_event(port, lambda: (archive / "broken.aics.json").write_text('{"version": "1.0", "creator": {"name": "x"}, "log": {"sessions": [}'))
+    assert event["problem_count"] >= 1 and any("broken.aics.json" in p for p in event["problems"])
+    event = read_event(port, lambda: (archive / "broken.aics.json").unlink())
+    assert event["problem_count"] == 0
+
+
+def test_failed_build_keeps_the_last_good_site(live):
+    archive, state, port = live
+    event = read_event(port, lambda: (archive / AICS.name).unlink())
+    assert event["failed"]  # nothing could be built
+    status, body = get(port, "/")
+    assert status == 200 and b"Rate limiter" in body
+    status_json = json.loads(get(port, "/__sessite__/status")[1])
+    assert status_json["failed"]
+
+
+def test_overlay_in_the_browser(live, page):
+    archive, state, port = live
+    page.goto(f"http://127.0.0.1:{port}/")
+    page.wait_for_load_state("load")
+    assert page.locator("#sessite-overlay").count() == 0
+    (archive / "broken.aics.json").write_text("{ truncated")
+    page.locator("#sessite-overlay").wait_for(timeout=15000)
+    assert "broken.aics.json" in page.locator("#sessite-overlay").inner_text()
+    (archive / "broken.aics.json").unlink()
+    page.locator("#sessite-overlay").wait_for(state="detached", timeout=15000)
+
+
+def test_ctrl_c_stops_cleanly(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "sitegen.cli", "serve", str(EXAMPLE), "--port", "0"], stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    line = ""
+    deadline = time.monotonic() + 30
+    while "serving" not in line and time.monotonic() < deadline:
+        line = proc.stderr.readline()
+    assert "serving" in line, line
+    site = Path(line.split("serving ", 1)[1].split(" at ", 1)[0])
+    assert (site / "index.html").is_file()
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=10) == 0
+    assert not site.exists(), "the temporary preview site is removed"
