@@ -1,9 +1,10 @@
 """The only code that writes the site.
 
-A build writes into a staging folder next to the output and swaps it into
-place only when the build finished, so a build that dies midway leaves the
-previous site untouched. Files whose bytes did not change are hard-linked from
-the previous site, which keeps their mtimes (and live reload) quiet.
+A build never edits the published folder in place. The first output whose
+bytes differ from the published copy starts a staging folder next to the
+output; at the end, unchanged files are hard-linked into it (keeping their
+mtimes) and the staging folder is swapped in. A build that dies midway leaves
+the previous site untouched, and a build that changes nothing writes nothing.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 MARKER = ".sessite-site"  # written into every site; we only ever replace a folder that has it
+_MARKER_TEXT = b"This folder was written by sessite and is replaced on every build.\n"
 
 
 class OutputError(Exception):
@@ -34,59 +36,117 @@ def check_output(archive: Path, output: Path) -> None:
             raise OutputError(f"{output} is not empty and was not made by sessite; choose an empty or new folder")
 
 
+def published_files(output: Path) -> dict[str, tuple[int, int]]:
+    """url -> (size, mtime_ns) of every file in the published site."""
+    found: dict[str, tuple[int, int]] = {}
+    if not output.is_dir():
+        return found
+    for dirpath, _dirs, files in os.walk(output):
+        base = Path(dirpath)
+        for name in files:
+            path = base / name
+            st = path.stat()
+            found[path.relative_to(output).as_posix()] = (st.st_size, st.st_mtime_ns)
+    return found
+
+
 class SiteWriter:
-    """Writes pages into a staging folder, then publishes it atomically."""
+    """Collects a build's outputs; publishes them atomically, or not at all when nothing changed."""
 
     def __init__(self, output: Path) -> None:
         self.output = output.resolve()
-        self.output.parent.mkdir(parents=True, exist_ok=True)
-        self.staging = Path(tempfile.mkdtemp(prefix=f".{self.output.name}.staging-", dir=self.output.parent))
-        self.written: set[str] = set()
+        self.previous = published_files(self.output)
+        self.staging: Path | None = None
+        self.written: set[str] = set()  # every URL this build produced
+        self.kept: set[str] = set()  # produced, identical to the published copy
         self.bytes_written = 0
         self.changed = 0
 
-    def write(self, url: str, data: bytes | str) -> None:
-        """Write one output file; a second write to the same URL is an error."""
+    def _stage(self) -> Path:
+        if self.staging is None:
+            self.output.parent.mkdir(parents=True, exist_ok=True)
+            self.staging = Path(tempfile.mkdtemp(prefix=f".{self.output.name}.staging-", dir=self.output.parent))
+        return self.staging
+
+    def _claim(self, url: str) -> None:
         if url in self.written:
             raise ValueError(f"two pages want the same URL: {url}")
+        if url.startswith("/") or ".." in url.split("/"):
+            raise ValueError(f"unsafe output path: {url}")
+        self.written.add(url)
+
+    def write(self, url: str, data: bytes | str) -> None:
+        """Write one output file; a second write to the same URL is an error."""
+        self._claim(url)
         if isinstance(data, str):
             data = data.encode("utf-8")
-        self.written.add(url)
-        target = self.staging / url
-        target.parent.mkdir(parents=True, exist_ok=True)
         self.bytes_written += len(data)
-        previous = self.output / url
-        if _same_bytes(previous, data):
-            try:
-                os.link(previous, target)
-                return
-            except OSError:
-                pass
+        if self._same_as_published(url, data):
+            self.kept.add(url)
+            return
         self.changed += 1
+        target = self._stage() / url
+        target.parent.mkdir(parents=True, exist_ok=True)
         with open(target, "wb") as fh:
             fh.write(data)
+
+    def keep(self, url: str) -> bool:
+        """Reuse the published file as it is (the cache knows it is current).
+
+        Returns False when there is no published copy, so the caller must write it.
+        """
+        if url not in self.previous:
+            return False
+        self._claim(url)
+        self.kept.add(url)
+        self.bytes_written += self.previous[url][0]
+        return True
 
     def copy_tree(self, source: Path, prefix: str) -> None:
         """Copy a folder of static files under ``prefix`` (later copies override earlier)."""
         for path in sorted(source.rglob("*")):
             if path.is_file() and not path.name.startswith("."):
                 url = f"{prefix}/{path.relative_to(source).as_posix()}"
-                self.written.discard(url)  # user static files may override the package's
+                if url in self.written:  # user static files may override the package's
+                    self.written.discard(url)
+                    self.kept.discard(url)
+                    if self.staging is not None:
+                        (self.staging / url).unlink(missing_ok=True)
                 self.write(url, path.read_bytes())
 
-    def commit(self) -> None:
-        """Swap the staging folder into place; the old site is removed after."""
-        self.write(MARKER, b"This folder was written by sessite and is replaced on every build.\n")
+    @property
+    def unchanged(self) -> bool:
+        """True when publishing would change nothing: same files, same bytes."""
+        return self.staging is None and set(self.previous) == self.written | {MARKER}
+
+    def commit(self) -> bool:
+        """Publish. Returns False when nothing changed (and nothing was touched)."""
+        if MARKER not in self.written:
+            self.write(MARKER, _MARKER_TEXT)
+        if self.unchanged:
+            return False
+        staging = self._stage()
+        for url in self.kept:
+            target = staging / url
+            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.link(self.output / url, target)
+            except OSError:
+                shutil.copy2(self.output / url, target)
         old = None
         if self.output.exists():
             old = self.output.parent / f".{self.output.name}.old-{os.getpid()}"
             os.replace(self.output, old)
-        os.replace(self.staging, self.output)
+        os.replace(staging, self.output)
+        self.staging = None
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
+        return True
 
     def abort(self) -> None:
-        shutil.rmtree(self.staging, ignore_errors=True)
+        if self.staging is not None:
+            shutil.rmtree(self.staging, ignore_errors=True)
+            self.staging = None
 
     def __enter__(self) -> "SiteWriter":
         return self
@@ -95,11 +155,11 @@ class SiteWriter:
         if exc_type is not None:
             self.abort()
 
-
-def _same_bytes(path: Path, data: bytes) -> bool:
-    try:
-        if path.stat().st_size != len(data):
+    def _same_as_published(self, url: str, data: bytes) -> bool:
+        known = self.previous.get(url)
+        if known is None or known[0] != len(data):
             return False
-        return path.read_bytes() == data
-    except OSError:
-        return False
+        try:
+            return (self.output / url).read_bytes() == data
+        except OSError:
+            return False
