@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from .base import Problems, Reader, iter_jsonl, load_json, parse_time, sniff
 
@@ -23,6 +23,12 @@ READER_MODULES = (
     "aics",
     "claude_ai",
     "sage",
+    "opencode",
+    "cline",
+    "amp",
+    "cursor",
+    "codex",
+    "gemini",
     "claude_code",
 )
 
@@ -59,8 +65,8 @@ def _companions(reader: Reader, path: Path) -> tuple[Path, ...]:
     return tuple(fn(path)) if fn else ()
 
 
-def discover(root: Path, problems: Problems, readers: tuple[Reader, ...] | None = None) -> DiscoveryResult:
-    """Find every session source under ``root`` (a folder or a single file).
+def discover(root: Path | Sequence[Path], problems: Problems, readers: tuple[Reader, ...] | None = None) -> DiscoveryResult:
+    """Find every session source under ``root`` (a folder or a single file, or several of them).
 
     Directory formats are offered each folder first. Each file goes to the
     first reader that detects it.
@@ -68,6 +74,19 @@ def discover(root: Path, problems: Problems, readers: tuple[Reader, ...] | None 
     """
     readers = readers or registry()
     result = DiscoveryResult()
+    if not isinstance(root, (str, os.PathLike)):
+        # Several roots (sessite build --discover): a path found twice is claimed once.
+        taken: set[Path] = set()
+        for one in root:
+            part = discover(Path(one), problems, readers)
+            for claim in part.claims:
+                if claim.path not in taken:
+                    taken.add(claim.path)
+                    taken.update(claim.companions)
+                    result.claims.append(claim)
+            result.ignored.extend(p for p in part.ignored if p not in taken)
+            taken.update(part.ignored)
+        return result
     if root.is_file():
         _offer_file(root, readers, result, problems, set())
         return result

@@ -1,0 +1,184 @@
+"""Small helpers shared by the OpenCode, Cline, Amp and Cursor readers.
+
+Not a reader (it is not in READER_MODULES): event-id bookkeeping, defensive
+field access, unified diffs, and read-only SQLite access that never touches a
+running agent's database.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+from typing import Any, Iterator
+
+from .base import decode_bytes
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+# Beyond this many lines a diff is written as plain removal + addition (difflib is quadratic).
+_DIFF_MAX_LINES = 4000
+
+
+class Ids:
+    """Hands out event ids unique within one session."""
+
+    def __init__(self) -> None:
+        self.used: set[str] = set()
+
+    def take(self, base: str) -> str:
+        base = base or "e"
+        if base not in self.used:
+            self.used.add(base)
+            return base
+        n = 2
+        while f"{base}-{n}" in self.used:
+            n += 1
+        self.used.add(f"{base}-{n}")
+        return f"{base}-{n}"
+
+
+def to_int(value: Any) -> int:
+    """A count from a JSON value (0 for anything that is not a number)."""
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return 0
+
+
+def opt_int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value.strip())
+    return None
+
+
+def text_of(value: Any) -> str | None:
+    """A non-empty string, else None."""
+    return value if isinstance(value, str) and value else None
+
+
+def obj(value: Any) -> dict[str, Any]:
+    """The value if it is a JSON object, else an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
+def maybe_json(value: Any) -> Any:
+    """Parse a JSON-encoded string (tool arguments often are one); anything else as is."""
+    if isinstance(value, (bytes, bytearray)):
+        value = decode_bytes(bytes(value))[0]
+    if isinstance(value, str):
+        stripped = value.strip()
+        if stripped[:1] in ("{", "[", '"') or stripped in ("true", "false", "null") or stripped[:1].isdigit():
+            try:
+                return json.loads(stripped)
+            except ValueError:
+                return value
+    return value
+
+
+def shorten(text: str, limit: int = 100) -> str:
+    flat = " ".join(text[: limit * 8].split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def project_of(cwd: str | None) -> str | None:
+    if not cwd:
+        return None
+    name = cwd.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    return name or None
+
+
+def unified_diff(path: str | None, old: str, new: str) -> str:
+    """A unified diff of old -> new, labelled with path (new file when old is empty)."""
+    a = old.splitlines()
+    b = new.splitlines()
+    label = path or "file"
+    head = ["--- /dev/null" if not old else f"--- {label}", f"+++ {label}"]
+    if len(a) + len(b) > _DIFF_MAX_LINES or not a:
+        body = [f"@@ -{1 if a else 0},{len(a)} +{1 if b else 0},{len(b)} @@"] if (a or b) else []
+        body += ["-" + line for line in a] + ["+" + line for line in b]
+        return "\n".join(head + body)
+    lines = list(difflib.unified_diff(a, b, lineterm="", n=3))
+    return "\n".join(head + lines[2:]) if lines else ""
+
+
+# --------------------------------------------------------------------------- SQLite, read-only
+
+
+def is_sqlite(path: Path) -> bool:
+    """True when the file starts with the SQLite header (reads 16 bytes)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(16) == SQLITE_HEADER
+    except OSError:
+        return False
+
+
+def sqlite_uri(path: Path) -> str:
+    """A ``file:`` URI that opens ``path`` read-only and immutable.
+
+    ``immutable=1`` means SQLite takes no locks and never creates a journal,
+    ``-wal`` or ``-shm`` file, so a running editor's database is neither
+    touched nor blocked. The path is percent-encoded (``?``, ``#``, ``%`` and
+    spaces in folder names are common on macOS and Windows).
+    """
+    return Path(path).absolute().as_uri() + "?mode=ro&immutable=1"
+
+
+def connect_ro(path: Path) -> sqlite3.Connection:
+    """Open a SQLite file read-only (raises sqlite3.Error when it cannot)."""
+    conn = sqlite3.connect(sqlite_uri(path), uri=True, check_same_thread=False)
+    conn.text_factory = bytes  # decode ourselves: stores hold invalid UTF-8 now and then
+    return conn
+
+
+def table_names(path: Path) -> set[str]:
+    """The tables of a SQLite file, or an empty set when it is not one (cheap)."""
+    if not is_sqlite(path):
+        return set()
+    try:
+        with closing(connect_ro(path)) as conn:
+            rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    except sqlite3.Error:
+        return set()
+    return {as_str(row[0]) for row in rows}
+
+
+def as_str(value: Any) -> str:
+    """A SQLite cell as text (bytes decoded leniently)."""
+    if isinstance(value, (bytes, bytearray)):
+        return decode_bytes(bytes(value))[0]
+    if value is None:
+        return ""
+    return str(value)
+
+
+def wal_note(path: Path) -> str | None:
+    """A warning when a write-ahead log sits next to the database (its newest changes are not read)."""
+    wal = path.with_name(path.name + "-wal")
+    try:
+        if wal.is_file() and wal.stat().st_size > 0:
+            return f"{wal.name} is not empty: changes the app has not yet written into {path.name} are not read (quit the app for a complete read)"
+    except OSError:
+        return None
+    return None
+
+
+def iter_rows(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] = ()) -> Iterator[dict[str, Any]]:
+    """Rows as dicts keyed by column name."""
+    cursor = conn.execute(sql, params)
+    names = [d[0] for d in cursor.description or ()]
+    for row in cursor:
+        yield dict(zip(names, row))
