@@ -1,14 +1,18 @@
 """Site-wide outputs built from every session: the interface build() drives.
 
-An Aggregate sees each session once, as it streams past (``add``), keeps only
-what it needs, and writes its own outputs at the end (``write``). The index,
-the search index and the git-ref pages are aggregates; adding another one is
-one line in build.py's AGGREGATES.
+An aggregate is made from the site config, once in the main process and once
+in each worker process. For every session, a worker calls ``collect(view)``,
+which returns a small picklable item (the only thing that crosses processes,
+and what the build cache keeps, so an unchanged session is never read again);
+the main process feeds those items, in archive order, to ``add(item)``, and
+finally calls ``write`` to produce the aggregate's pages and files.
+
+Register an aggregate with one line in ``sitegen/outputs.py``.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from .config import SiteConfig
 from .enrich import SessionView
@@ -18,14 +22,18 @@ from .writer import SiteWriter
 
 
 class Aggregate(Protocol):
-    def add(self, view: SessionView) -> None:
-        """Called once per session, after redaction, in discovery order."""
+    name: str  # unique; keys its items in the cache
+
+    def __init__(self, config: SiteConfig) -> None: ...
+
+    def collect(self, view: SessionView) -> Any:
+        """Runs in a worker: what this aggregate needs of one (redacted) session."""
+        ...
+
+    def add(self, item: Any) -> None:
+        """Runs in the main process, once per session, in archive order."""
         ...
 
     def write(self, writer: SiteWriter, renderer: Renderer, problems: Problems) -> None:
         """Write this aggregate's pages and files into the site."""
         ...
-
-
-class AggregateFactory(Protocol):
-    def __call__(self, config: SiteConfig) -> Aggregate: ...

@@ -1,30 +1,40 @@
-"""build(config) -> BuildReport: discover → read → redact → enrich → render → write.
+"""build(config) -> BuildReport: discover → (read → redact → enrich → render) → write.
 
-Streaming: each session is rendered and written as soon as it is read, and
-only its small summary is kept for the aggregate pages, so memory tracks the
-largest session, not the archive.
+- Streaming: each source is read, rendered and written as it comes; only small
+  per-session items for the aggregates (index, search, refs, …) are kept.
+- Parallel: sources render in worker processes (``work.py``), results are
+  taken in archive order so the output does not depend on timing.
+- Incremental: a source whose files did not change since the last build is
+  not read again (``cache.py``); its pages stay as published and its cached
+  items feed the aggregates. Aggregates are rewritten only when some source
+  changed. A build that changes nothing touches nothing.
+- Safe: the site is swapped in whole at the end (``writer.py``); problems are
+  collected as data, never raised.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, Callable
 
-from .aggregate import Aggregate
+from . import cache as build_cache
 from .catalog import CatalogEntry
 from .config import SiteConfig
-from .enrich import SessionSummary, SessionView, build_view
-from .markup import pygments_css
-from .model import Problem, Session
-from .pages import Page, index_page, not_found_page, session_page
+from .model import Problem
+from .outputs import AGGREGATES
 from .readers import Claim, Problems, discover
-from .redact import Redactor
-from .render import Renderer
-from .resources import static_dir
+from .resources import static_dir, templates_dir
+from .work import SourceResult, SourceTask
 from .writer import SiteWriter, check_output
+
+ProgressHook = Callable[[int, int, str], None]  # (done, total, current path)
+PARALLEL_MIN_BYTES = 2 << 20  # below this much input to render, worker processes cost more than they save
 
 
 @dataclass
@@ -39,42 +49,24 @@ class BuildReport:
     bytes_written: int = 0
     pages: int = 0
     published: bool = False
+    changed: bool = False  # False when the build found the published site already current
+    reused: int = 0  # sources taken from the cache
     catalog: list[CatalogEntry] | None = None  # one entry per session, for the preview server's tools
 
     def summary_line(self) -> str:
-        parts = [f"built {self.sessions} session{'s' if self.sessions != 1 else ''} from {self.files} file{'s' if self.files != 1 else ''} in {self.seconds:.1f}s"]
+        head = f"built {self.sessions} session{'s' if self.sessions != 1 else ''} from {self.files} file{'s' if self.files != 1 else ''} in {self.seconds:.1f}s"
         extras = [f"{len(self.problems)} problem{'s' if len(self.problems) != 1 else ''}"]
-        if self.redactions:
-            extras.append(f"{sum(self.redactions.values())} secret{'s' if sum(self.redactions.values()) != 1 else ''} redacted")
+        redacted = sum(self.redactions.values())
+        if redacted:
+            extras.append(f"{redacted} secret{'s' if redacted != 1 else ''} redacted")
         if self.ignored:
             extras.append(f"{self.ignored} other file{'s' if self.ignored != 1 else ''} ignored")
-        line = f"{parts[0]} ({', '.join(extras)})"
-        if self.published:
-            line += f" → {self.output}"
-        else:
-            line += "; previous site left unchanged"
-        return line
-
-
-class SessionIndex:
-    """The home page: one row per session, from its small summary."""
-
-    def __init__(self, config: SiteConfig) -> None:
-        self.summaries: list[SessionSummary] = []
-
-    def add(self, view: SessionView) -> None:
-        self.summaries.append(view.summary)
-
-    def write(self, writer: SiteWriter, renderer: Renderer, problems: Problems) -> None:
-        for page in (index_page(self.summaries), not_found_page()):
-            _write_page(renderer, writer, page, problems, "index")
-
-
-# Site-wide outputs, each fed every session as it streams past.
-AGGREGATES: list[Callable[[SiteConfig], Aggregate]] = [SessionIndex]
-
-
-ProgressHook = Callable[[int, int, str], None]  # (done, total, current path)
+        if self.reused:
+            extras.append(f"{self.reused} unchanged")
+        line = f"{head} ({', '.join(extras)})"
+        if not self.published:
+            return line + "; previous site left unchanged"
+        return line + (f" → {self.output}" if self.changed else f"; {self.output} already up to date")
 
 
 def build(config: SiteConfig, progress: ProgressHook | None = None) -> BuildReport:
@@ -83,82 +75,239 @@ def build(config: SiteConfig, progress: ProgressHook | None = None) -> BuildRepo
     Raises OutputError when the output folder cannot be used safely.
     """
     started = time.perf_counter()
-    archive = config.archive.resolve()
-    check_output(archive, config.output)
-    problems = Problems(archive if archive.is_dir() else archive.parent)
-    report = BuildReport(output=config.output.resolve(), catalog=[])
-    found = discover(archive, problems)
+    output = config.output.resolve()
+    roots = _roots(config)
+    for root in roots:
+        check_output(root, output)
+    problems = Problems(_common_root(roots))
+    report = BuildReport(output=output, catalog=[])
+    found = discover(roots[0] if len(roots) == 1 else roots, problems)
     report.files = len(found.claims)
     report.ignored = len(found.ignored)
-    redactor = Redactor() if config.redact else None
-    renderer = Renderer({"title": config.title, "base_url": config.base_url.rstrip("/") + "/" if config.base_url else ""}, config.template_dirs)
-    aggregates = [factory(config) for factory in AGGREGATES]
-    owners: dict[str, str] = {}
 
-    with SiteWriter(config.output) as writer:
-        for done, claim in enumerate(found.claims):
+    cache_dir = _cache_dir(config, roots, output)
+    theme = build_cache.theme_fingerprint(config, [*config.template_dirs, templates_dir()], [*config.static_dirs, static_dir()])
+    old = None if config.clean else build_cache.load(cache_dir / "build.pickle")
+    if old is not None and old.theme != theme:
+        old = None
+    new = build_cache.BuildCache(key=build_cache.cache_key(), theme=theme)
+    site = {"title": config.title, "base_url": config.base_url.rstrip("/") + "/" if config.base_url else "", "forge_url": config.forge_url}
+
+    with SiteWriter(output) as writer:
+        plan = _plan(found.claims, old, writer, problems)
+        report.reused = sum(1 for _, record in plan if record is not None)
+        unchanged = all(record is not None for _, record in plan)
+        rewrite = not unchanged or old is None or any(
+            old.aggregates.get(name, ("", []))[0] != _aggregate_fingerprint(theme, plan) or not all(u in writer.previous for u in old.aggregates[name][1])
+            for name in _aggregate_names()
+        )
+        aggregates = [factory(config) for factory in AGGREGATES] if rewrite else []
+        owners: dict[str, str] = {}
+        tasks = [SourceTask(key, claim.reader.name, claim.path, problems.root) for (key, claim), record in plan if record is None]
+        fresh = iter(())
+        if tasks:
+            from .work import default_jobs, run_sources  # the render stack: not needed when nothing changed
+
+            jobs = config.jobs or default_jobs()
+            if sum(_size(t.path) for t in tasks) < PARALLEL_MIN_BYTES:
+                jobs = 1
+            fresh = run_sources(tasks, config, list(AGGREGATES), site, jobs)
+        for done, ((key, claim), record) in enumerate(plan):
             if progress:
-                progress(done, len(found.claims), problems.display(claim.path))
-            for session in _read_claim(claim, problems):
-                if redactor is not None:
-                    session = redactor.value(session)
-                source = problems.display(session.source.path)
-                if session.id in owners:
-                    problems.add(session.source.path, session.source.line, f"session id {session.id} already read from {owners[session.id]}; this copy skipped", "render")
-                    continue
-                owners[session.id] = source
-                session = _with_display_path(session, source)
-                view = build_view(session)
-                if _write_page(renderer, writer, session_page(view), problems, session.source.path):
-                    report.sessions += 1
-                    report.catalog.append(CatalogEntry(view.summary, claim.reader.name, claim.path))
-                    for aggregate in aggregates:
-                        aggregate.add(view)
+                progress(done, len(plan), problems.display(claim.path))
+            if record is None:
+                result = next(fresh)
+                record = _record(claim, result, cache_dir)
+                problems.items.extend(result.problems)
+                report.redactions.update(result.redactions)
+                items = {s.id: s.items for s in result.sessions}
+                _take(result.sessions, writer, problems, owners, report, claim, aggregates, items, fresh=True)
+            else:
+                problems.items.extend(record.problems)
+                report.redactions.update(record.redactions)
+                items = _load_items(cache_dir, key) if rewrite else {}
+                _take(record.sessions, writer, problems, owners, report, claim, aggregates, items, fresh=False)
+            new.sources[key] = record
         if progress:
-            progress(len(found.claims), len(found.claims), "")
+            progress(len(plan), len(plan), "")
         if not report.sessions:
+            if not found.claims:
+                problems.add(roots[0], None, "no session files found", "discover")
             report.problems = problems.items
             report.seconds = time.perf_counter() - started
             writer.abort()
-            if not found.claims:
-                problems.add(archive, None, "no session files found", "discover")
             return report
-        for aggregate in aggregates:
+        aggregate_print = _aggregate_fingerprint(theme, [((key, None), record) for key, record in new.sources.items()])
+        if aggregates:
+            from .render import Renderer
+
+            renderer = Renderer(site, config.template_dirs)
+        for name, aggregate in zip(_aggregate_names(), aggregates):
+            before = set(writer.written)
             aggregate.write(writer, renderer, problems)
+            new.aggregates[name] = (aggregate_print, sorted(set(writer.written) - before))
+        if not rewrite:
+            for name in _aggregate_names():
+                urls = old.aggregates[name][1]
+                new.aggregates[name] = (aggregate_print, urls)
+                for url in urls:
+                    writer.keep(url)
         writer.copy_tree(static_dir(), "static")
         for user_static in config.static_dirs:
             writer.copy_tree(user_static, "static")
-        writer.write("static/pygments.css", pygments_css())
+        if not rewrite and "static/pygments.css" in writer.previous:
+            writer.keep("static/pygments.css")  # same theme, same highlighting styles
+        else:
+            from .markup import pygments_css
+
+            writer.write("static/pygments.css", pygments_css())
         writer.write(".nojekyll", b"")
-        writer.commit()
+        report.changed = writer.commit()
         report.bytes_written = writer.bytes_written
         report.pages = len(writer.written)
     report.published = True
     report.problems = problems.items
-    report.redactions = redactor.counts if redactor else Counter()
+    _save_cache(cache_dir, new, problems)
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _read_claim(claim: Claim, problems: Problems) -> Iterator[Session]:
-    """A reader's sessions; a reader that crashes costs only the rest of that file."""
+# ---------------------------------------------------------------- planning
+
+def _plan(claims: list[Claim], old: build_cache.BuildCache | None, writer: SiteWriter, problems: Problems) -> list[tuple[tuple[str, Claim], build_cache.SourceRecord | None]]:
+    """For each source: its cache record when it can be reused as is, else None."""
+    plan = []
+    for claim in claims:
+        key = f"{claim.reader.name}:{claim.path}"
+        record = old.sources.get(key) if old is not None else None
+        if record is not None:
+            files = [claim.path, *claim.companions]
+            stamp = build_cache.stamp(files)
+            if record.reader != claim.reader.name:
+                record = None
+            elif record.stamp != stamp:
+                # Only the mtime moved? Same content means same output.
+                record = build_cache.SourceRecord(record.reader, stamp, record.digest, record.sessions, record.problems, record.redactions) if build_cache.digest(files) == record.digest else None
+            if record is not None and not all(s.url in writer.previous and all(u in writer.previous for u in s.extra) for s in record.sessions):
+                record = None  # someone removed pages from the site: render again
+        plan.append(((key, claim), record))
+    return plan
+
+
+def _aggregate_names() -> list[str]:
+    return [getattr(factory, "name", factory.__name__) for factory in AGGREGATES]
+
+
+def _aggregate_fingerprint(theme: str, plan: list) -> str:
+    """The state the aggregates were written from: the theme and every source's content."""
+    h = hashlib.sha1(theme.encode())
+    for (key, _claim), record in plan:
+        h.update(key.encode("utf-8", "surrogatepass"))
+        h.update(record.digest.encode())
+    return h.hexdigest()
+
+
+# ---------------------------------------------------------------- taking results
+
+def _take(sessions: list, writer: SiteWriter, problems: Problems, owners: dict[str, str], report: BuildReport,
+          claim: Claim, aggregates: list, items: dict[str, dict[str, Any]], fresh: bool) -> None:
+    """Write (or keep) each session's files, feed the aggregates, in archive order."""
+    for s in sessions:
+        if s.id in owners:
+            problems.add(s.source, s.line, f"session id {s.id} already read from {owners[s.id]}; this copy skipped", "render")
+            continue
+        if fresh:
+            if s.html is None:
+                continue
+            writer.write(s.url, s.html)
+            for url, data in s.extra:
+                writer.write(url, data)
+        else:
+            writer.keep(s.url)
+            for url in s.extra:
+                writer.keep(url)
+        owners[s.id] = s.source
+        report.sessions += 1
+        report.catalog.append(CatalogEntry(s.summary, claim.reader.name, claim.path))
+        collected = items.get(s.id, {})
+        for name, aggregate in zip(_aggregate_names(), aggregates):
+            if name in collected:
+                aggregate.add(collected[name])
+
+
+def _record(claim: Claim, result: SourceResult, cache_dir: Path) -> build_cache.SourceRecord:
+    """What the cache keeps of a freshly rendered source; its items go to a file of their own."""
+    files = [claim.path, *claim.companions]
+    sessions = [build_cache.SessionRecord(s.id, s.url, s.source, s.line, s.summary, [u for u, _ in s.extra]) for s in result.sessions if s.html is not None]
+    _store_items(cache_dir, result.key, {s.id: s.items for s in result.sessions if s.html is not None})
+    return build_cache.SourceRecord(claim.reader.name, build_cache.stamp(files), build_cache.digest(files), sessions, result.problems, result.redactions)
+
+
+def _items_path(cache_dir: Path, key: str) -> Path:
+    return cache_dir / "items" / (hashlib.sha1(key.encode("utf-8", "surrogatepass")).hexdigest() + ".pickle")
+
+
+def _store_items(cache_dir: Path, key: str, items: dict[str, dict[str, Any]]) -> None:
+    path = _items_path(cache_dir, key)
     try:
-        yield from claim.reader.read(claim.path, problems)
-    except Exception as exc:  # noqa: BLE001 - a reader bug must not stop the build
-        problems.add(claim.path, None, f"{claim.reader.name} reader failed ({type(exc).__name__}: {exc}); the rest of this file is skipped")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        with open(tmp, "wb") as fh:
+            pickle.dump(items, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a cache that cannot be written only costs speed next time
 
 
-def _with_display_path(session: Session, display: str) -> Session:
-    from dataclasses import replace
-
-    return replace(session, source=replace(session.source, path=display))
-
-
-def _write_page(renderer: Renderer, writer: SiteWriter, page: Page, problems: Problems, source: str | Path) -> bool:
+def _load_items(cache_dir: Path, key: str) -> dict[str, dict[str, Any]]:
     try:
-        html = renderer.render(page)
-    except Exception as exc:  # noqa: BLE001 - one bad page must not stop the build
-        problems.add(source, None, f"could not render {page.url} ({type(exc).__name__}: {exc})", "render")
-        return False
-    writer.write(page.url, html)
-    return True
+        with open(_items_path(cache_dir, key), "rb") as fh:
+            items = pickle.load(fh)
+        return items if isinstance(items, dict) else {}
+    except Exception:  # noqa: BLE001 - a damaged cache file means that source's items are missing
+        return {}
+
+
+def _save_cache(cache_dir: Path, new: build_cache.BuildCache, problems: Problems) -> None:
+    try:
+        build_cache.save(cache_dir / "build.pickle", new)
+        keep = {_items_path(cache_dir, key).name for key in new.sources}
+        for path in (cache_dir / "items").glob("*.pickle"):
+            if path.name not in keep:
+                path.unlink(missing_ok=True)
+    except OSError as exc:
+        problems.add(cache_dir, None, f"could not save the build cache ({exc.strerror or exc}); the next build will be a full one", "write")
+
+
+# ---------------------------------------------------------------- paths
+
+def _roots(config: SiteConfig) -> list[Path]:
+    archive = config.archive.resolve()
+    return [archive, *(extra.resolve() for extra in config.archives if extra.resolve() != archive)]
+
+
+def _common_root(roots: list[Path]) -> Path | None:
+    """The folder paths are shown relative to: the archive, or what several roots share."""
+    try:
+        base = Path(os.path.commonpath(roots)) if len(roots) > 1 else roots[0]
+    except ValueError:  # roots on different drives
+        return None
+    return base if base.is_dir() else base.parent
+
+
+def _cache_dir(config: SiteConfig, roots: list[Path], output: Path) -> Path:
+    """The cache folder: never inside an input folder or the published site."""
+    chosen = Path(config.cache_dir or build_cache.default_cache_dir(output)).resolve()
+    for forbidden in [*roots, output]:
+        if chosen == forbidden or forbidden in chosen.parents:
+            return build_cache.default_cache_dir(output)
+    return chosen
+
+
+def _size(path: Path) -> int:
+    try:
+        if path.is_dir():
+            return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+        return path.stat().st_size
+    except OSError:
+        return 0

@@ -8,6 +8,7 @@ fit an agent's context, and say so.
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from dataclasses import dataclass
@@ -20,7 +21,6 @@ from .model import Event, Session
 from .readers import Problems, registry
 from .readers.base import parse_time
 from .redact import Redactor
-from .render import pretty_json
 from .rpc import Param, Registry, Tool, ToolError
 
 TEXT_LIMIT = 2000  # characters of one event's text in a response
@@ -120,7 +120,7 @@ def event_json(event: Event, depth: int, limit: int) -> dict[str, Any]:
     if event.is_error:
         out["is_error"] = True
     if event.tool_input is not None:
-        out["input"], _ = _clip(pretty_json(event.tool_input), limit)
+        out["input"], _ = _clip(event.tool_input if isinstance(event.tool_input, str) else json.dumps(event.tool_input, ensure_ascii=False, default=str), limit)
     if event.diff:
         out["diff"], _ = _clip(event.diff, limit)
     if event.usage:

@@ -17,4 +17,10 @@ class SiteConfig:
     template_dirs: tuple[Path, ...] = ()  # user templates, searched before the package's
     static_dirs: tuple[Path, ...] = ()  # user static files, copied over the package's
     progress: bool = True
+    archives: tuple[Path, ...] = ()  # more roots built into the same site (sessite build --discover)
+    forge_url: tuple[str, ...] = ()  # forge for git-ref links: a preset (github, gitlab, gitea, bitbucket, none) or URL patterns; see refs.Forge
+    cache_dir: Path | None = None  # incremental-build state (default: the user's cache folder)
+    clean: bool = False  # ignore the cache: a full build
+    jobs: int = 0  # worker processes (0: one per core)
+    prices: dict | None = None  # model-name prefix -> {input, output, cache_read, cache_write} in USD per million tokens, for estimated costs; None: the built-in estimate (insights.DEFAULT_PRICES); {}: no costs
     extra: dict = field(default_factory=dict)

@@ -243,27 +243,31 @@ def serve(config: SiteConfig, host: str = "127.0.0.1", port: int = 8000, log: Ca
         temporary = Path(tempfile.mkdtemp(prefix="sessite-preview-"))
         config = replace(config, output=temporary / "site")
     state = PreviewState(config)
-    state.rebuild(log)
-    server = make_server(state, host, port)
+    server = None
     stop = threading.Event()
-    watcher = threading.Thread(target=watch_loop, args=(state, stop, log), daemon=True, name="sessite-watch")
-    watcher.start()
-    url = f"http://{host}:{server.server_address[1]}/"
-    log(f"serving {config.output} at {url} (Ctrl-C to stop)")
-    if open_browser:
-        import webbrowser
-
-        webbrowser.open(url)
+    watcher = None
     try:
+        state.rebuild(log)
+        server = make_server(state, host, port)
+        watcher = threading.Thread(target=watch_loop, args=(state, stop, log), daemon=True, name="sessite-watch")
+        watcher.start()
+        url = f"http://{host}:{server.server_address[1]}/"
+        log(f"serving {config.output} at {url} (Ctrl-C to stop)")
+        if open_browser:
+            import webbrowser
+
+            webbrowser.open(url)
         server.serve_forever(poll_interval=0.25)
     except KeyboardInterrupt:
         log("stopping")
     finally:
         stop.set()
-        server.closing = True
-        with state.changed:
-            state.changed.notify_all()
-        server.server_close()
-        watcher.join(timeout=2)
+        if server is not None:
+            server.closing = True
+            with state.changed:
+                state.changed.notify_all()
+            server.server_close()
+        if watcher is not None:
+            watcher.join(timeout=2)
         if temporary is not None:
             shutil.rmtree(temporary, ignore_errors=True)

@@ -37,16 +37,22 @@ def check_output(archive: Path, output: Path) -> None:
 
 
 def published_files(output: Path) -> dict[str, tuple[int, int]]:
-    """url -> (size, mtime_ns) of every file in the published site."""
+    """url -> (size, mtime_ns) of every file in the published site (plain os calls: this runs on every build)."""
     found: dict[str, tuple[int, int]] = {}
-    if not output.is_dir():
+    root = str(output)
+    if not os.path.isdir(root):
         return found
-    for dirpath, _dirs, files in os.walk(output):
-        base = Path(dirpath)
-        for name in files:
-            path = base / name
-            st = path.stat()
-            found[path.relative_to(output).as_posix()] = (st.st_size, st.st_mtime_ns)
+    stack = [("", root)]
+    while stack:
+        prefix, folder = stack.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                url = prefix + entry.name
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append((url + "/", entry.path))
+                else:
+                    st = entry.stat(follow_symlinks=False)
+                    found[url] = (st.st_size, st.st_mtime_ns)
     return found
 
 

@@ -166,12 +166,12 @@ def test_a_build_that_dies_midway_leaves_the_previous_site(tmp_path, monkeypatch
     out = tmp_path / "site"
     build_site(EXAMPLE, out)
     before = snapshot(out)
-    import sitegen.build as build_module
+    import sitegen.writer as writer_module
 
     def explode(*args, **kwargs):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(build_module, "index_page", explode)
+    monkeypatch.setattr(writer_module.SiteWriter, "commit", explode)
     with pytest.raises(RuntimeError):
         build_site(EXAMPLE, out)
     assert snapshot(out) == before

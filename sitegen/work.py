@@ -1,0 +1,143 @@
+"""The per-source work of a build, run in worker processes: read → redact →
+enrich → render. Returns pages as bytes and what each aggregate collected, so
+the main process only writes files and merges small items.
+
+Both cores of a typical machine render pages this way; a source is the unit of
+work, so one huge session still renders on one core.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import Counter
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from .config import SiteConfig
+from .enrich import SessionSummary, build_view
+from .model import Problem
+from .outputs import SESSION_OUTPUTS
+from .pages import session_page
+from .readers import Problems, registry
+from .redact import Redactor
+from .render import Renderer
+
+
+@dataclass(frozen=True)
+class SourceTask:
+    key: str
+    reader: str
+    path: Path
+    display_root: Path | None
+
+
+@dataclass
+class RenderedSession:
+    id: str
+    url: str
+    source: str  # display path
+    line: int | None
+    html: bytes | None  # None when rendering failed (a problem says why)
+    summary: SessionSummary
+    items: dict[str, Any]  # aggregate name -> collected item
+    extra: list[tuple[str, bytes]] = field(default_factory=list)  # other files of this session (exports)
+
+
+@dataclass
+class SourceResult:
+    key: str
+    sessions: list[RenderedSession] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    redactions: Counter = field(default_factory=Counter)
+
+
+class SourceWorker:
+    """Everything one process needs to render sources: built once per process."""
+
+    def __init__(self, config: SiteConfig, aggregate_factories: list[Callable[[SiteConfig], Any]], site: dict[str, Any]) -> None:
+        self.config = config
+        self.renderer = Renderer(site, config.template_dirs)
+        self.collectors = [(getattr(f, "name", f.__name__), f(config)) for f in aggregate_factories]
+        self.readers = {r.name: r for r in registry()}
+
+    def run(self, task: SourceTask) -> SourceResult:
+        problems = Problems(task.display_root)
+        result = SourceResult(task.key)
+        redactor = Redactor() if self.config.redact else None
+        reader = self.readers[task.reader]
+        try:
+            for session in reader.read(task.path, problems):
+                if redactor is not None:
+                    session = redactor.value(session)
+                display = problems.display(session.source.path)
+                session = replace(session, source=replace(session.source, path=display))
+                view = build_view(session)
+                page = session_page(view)
+                try:
+                    html: bytes | None = self.renderer.render(page).encode("utf-8")
+                except Exception as exc:  # noqa: BLE001 - one bad page must not stop the build
+                    problems.add(display, session.source.line, f"could not render {page.url} ({type(exc).__name__}: {exc})", "render")
+                    html = None
+                items: dict[str, Any] = {}
+                extra: list[tuple[str, bytes]] = []
+                if html is not None:
+                    items = {name: collector.collect(view) for name, collector in self.collectors}
+                    for output in SESSION_OUTPUTS:
+                        try:
+                            extra.extend(output(view, self.config))
+                        except Exception as exc:  # noqa: BLE001 - an export bug costs that file only
+                            problems.add(display, session.source.line, f"could not write {getattr(output, '__name__', 'output')} for {session.id} ({type(exc).__name__}: {exc})", "render")
+                result.sessions.append(RenderedSession(session.id, page.url, display, session.source.line, html, view.summary, items, extra))
+        except Exception as exc:  # noqa: BLE001 - a reader bug costs only the rest of its file
+            problems.add(task.path, None, f"{reader.name} reader failed ({type(exc).__name__}: {exc}); the rest of this file is skipped")
+        result.problems = problems.items
+        result.redactions = redactor.counts if redactor else Counter()
+        return result
+
+
+_WORKER: SourceWorker | None = None
+
+
+def _init(config: SiteConfig, factories: list[Callable[[SiteConfig], Any]], site: dict[str, Any]) -> None:
+    global _WORKER
+    _WORKER = SourceWorker(config, factories, site)
+
+
+def _run(task: SourceTask) -> SourceResult:
+    assert _WORKER is not None
+    return _WORKER.run(task)
+
+
+def default_jobs() -> int:
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+def run_sources(tasks: list[SourceTask], config: SiteConfig, factories: list[Callable[[SiteConfig], Any]], site: dict[str, Any], jobs: int) -> Iterator[SourceResult]:
+    """Results in task order; in this process for small jobs, else in a process pool."""
+    if jobs <= 1 or len(tasks) < 2:
+        worker = SourceWorker(config, factories, site)
+        for task in tasks:
+            yield worker.run(task)
+        return
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    pool: Executor = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=context, initializer=_init, initargs=(config, factories, site))
+    try:
+        # Submit ahead by a bounded window so finished pages do not pile up in memory.
+        window = max(2, jobs * 2)
+        pending = []
+        it = iter(tasks)
+        for task in it:
+            pending.append(pool.submit(_run, task))
+            if len(pending) >= window:
+                break
+        while pending:
+            future = pending.pop(0)
+            nxt = next(it, None)
+            if nxt is not None:
+                pending.append(pool.submit(_run, nxt))
+            yield future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
