@@ -51,6 +51,8 @@ class BuildReport:
     published: bool = False
     changed: bool = False  # False when the build found the published site already current
     reused: int = 0  # sources taken from the cache
+    changed_urls: set[str] = field(default_factory=set)  # files written with new bytes, or removed
+    deferred: list[str] = field(default_factory=list)  # aggregates left as they were (see build's ``defer``)
     catalog: list[CatalogEntry] | None = None  # one entry per session, for the preview server's tools
 
     def summary_line(self) -> str:
@@ -69,10 +71,14 @@ class BuildReport:
         return line + (f" → {self.output}" if self.changed else f"; {self.output} already up to date")
 
 
-def build(config: SiteConfig, progress: ProgressHook | None = None) -> BuildReport:
+def build(config: SiteConfig, progress: ProgressHook | None = None, defer: frozenset[str] = frozenset()) -> BuildReport:
     """Build the whole site; problems are collected, never raised.
 
-    Raises OutputError when the output folder cannot be used safely.
+    ``defer`` names aggregates that may keep their published files for now when
+    only some sources changed (the preview server publishes changed pages
+    first, then builds again to bring those aggregates up to date); the report
+    lists the ones deferred. Raises OutputError when the output folder cannot
+    be used safely.
     """
     started = time.perf_counter()
     output = config.output.resolve()
@@ -91,7 +97,8 @@ def build(config: SiteConfig, progress: ProgressHook | None = None) -> BuildRepo
     if old is not None and old.theme != theme:
         old = None
     new = build_cache.BuildCache(key=build_cache.cache_key(), theme=theme)
-    site = {"title": config.title, "base_url": config.base_url.rstrip("/") + "/" if config.base_url else "", "forge_url": config.forge_url}
+    site = {"title": config.title, "base_url": config.base_url.rstrip("/") + "/" if config.base_url else "", "forge_url": config.forge_url,
+            "_bytecode": cache_dir / "templates"}
 
     with SiteWriter(output) as writer:
         plan = _plan(found.claims, old, writer, problems)
@@ -101,7 +108,9 @@ def build(config: SiteConfig, progress: ProgressHook | None = None) -> BuildRepo
             old.aggregates.get(name, ("", []))[0] != _aggregate_fingerprint(theme, plan) or not all(u in writer.previous for u in old.aggregates[name][1])
             for name in _aggregate_names()
         )
-        aggregates = [factory(config) for factory in AGGREGATES] if rewrite else []
+        can_defer = rewrite and old is not None and {n for n in _aggregate_names() if n in defer and n in old.aggregates and all(u in writer.previous for u in old.aggregates[n][1])}
+        active = [name for name in _aggregate_names() if rewrite and name not in (can_defer or set())]
+        aggregates = [factory(config) for factory, name in zip(AGGREGATES, _aggregate_names()) if name in active]
         owners: dict[str, str] = {}
         tasks = [SourceTask(key, claim.reader.name, claim.path, problems.root) for (key, claim), record in plan if record is None]
         fresh = iter(())
@@ -123,10 +132,20 @@ def build(config: SiteConfig, progress: ProgressHook | None = None) -> BuildRepo
                 items = {s.id: s.items for s in result.sessions}
                 _take(result.sessions, writer, problems, owners, report, claim, aggregates, items, fresh=True)
             else:
-                problems.items.extend(record.problems)
-                report.redactions.update(record.redactions)
-                items = _load_items(cache_dir, key) if rewrite else {}
-                _take(record.sessions, writer, problems, owners, report, claim, aggregates, items, fresh=False)
+                items = _load_items(cache_dir, key, active)
+                if any(name not in items.get(s.id, {}) for s in record.sessions for name in active):
+                    # Damaged or missing cache items: render this source again, here.
+                    from .work import SourceWorker
+
+                    result = SourceWorker(config, list(AGGREGATES), site).run(SourceTask(key, claim.reader.name, claim.path, problems.root))
+                    record = _record(claim, result, cache_dir)
+                    problems.items.extend(result.problems)
+                    report.redactions.update(result.redactions)
+                    _take(result.sessions, writer, problems, owners, report, claim, aggregates, {s.id: s.items for s in result.sessions}, fresh=True)
+                else:
+                    problems.items.extend(record.problems)
+                    report.redactions.update(record.redactions)
+                    _take(record.sessions, writer, problems, owners, report, claim, aggregates, items, fresh=False)
             new.sources[key] = record
         if progress:
             progress(len(plan), len(plan), "")
@@ -141,17 +160,21 @@ def build(config: SiteConfig, progress: ProgressHook | None = None) -> BuildRepo
         if aggregates:
             from .render import Renderer
 
-            renderer = Renderer(site, config.template_dirs)
-        for name, aggregate in zip(_aggregate_names(), aggregates):
+            renderer = Renderer(site, config.template_dirs, cache_dir / "templates")
+        for name, aggregate in zip(active, aggregates):
             before = set(writer.written)
             aggregate.write(writer, renderer, problems)
             new.aggregates[name] = (aggregate_print, sorted(set(writer.written) - before))
-        if not rewrite:
-            for name in _aggregate_names():
-                urls = old.aggregates[name][1]
-                new.aggregates[name] = (aggregate_print, urls)
-                for url in urls:
-                    writer.keep(url)
+        for name in _aggregate_names():
+            if name in active:
+                continue
+            stale = rewrite  # deferred: keep its files, and its old fingerprint so the next build redoes it
+            fingerprint, urls = old.aggregates[name]
+            new.aggregates[name] = (fingerprint if stale else aggregate_print, urls)
+            for url in urls:
+                writer.keep(url)
+            if stale:
+                report.deferred.append(name)
         writer.copy_tree(static_dir(), "static")
         for user_static in config.static_dirs:
             writer.copy_tree(user_static, "static")
@@ -162,6 +185,7 @@ def build(config: SiteConfig, progress: ProgressHook | None = None) -> BuildRepo
 
             writer.write("static/pygments.css", pygments_css())
         writer.write(".nojekyll", b"")
+        report.changed_urls = writer.changed_urls | writer.removed_urls
         report.changed = writer.commit()
         report.bytes_written = writer.bytes_written
         report.pages = len(writer.written)
@@ -230,7 +254,8 @@ def _take(sessions: list, writer: SiteWriter, problems: Problems, owners: dict[s
         report.sessions += 1
         report.catalog.append(CatalogEntry(s.summary, claim.reader.name, claim.path))
         collected = items.get(s.id, {})
-        for name, aggregate in zip(_aggregate_names(), aggregates):
+        for aggregate in aggregates:
+            name = getattr(aggregate, "name", type(aggregate).__name__)
             if name in collected:
                 aggregate.add(collected[name])
 
@@ -243,35 +268,43 @@ def _record(claim: Claim, result: SourceResult, cache_dir: Path) -> build_cache.
     return build_cache.SourceRecord(claim.reader.name, build_cache.stamp(files), build_cache.digest(files), sessions, result.problems, result.redactions)
 
 
-def _items_path(cache_dir: Path, key: str) -> Path:
-    return cache_dir / "items" / (hashlib.sha1(key.encode("utf-8", "surrogatepass")).hexdigest() + ".pickle")
+def _items_path(cache_dir: Path, key: str, aggregate: str) -> Path:
+    digest = hashlib.sha1(key.encode("utf-8", "surrogatepass")).hexdigest()
+    return cache_dir / "items" / f"{digest}.{aggregate}.pickle"
 
 
 def _store_items(cache_dir: Path, key: str, items: dict[str, dict[str, Any]]) -> None:
-    path = _items_path(cache_dir, key)
+    """One file per source and aggregate, so a build loads only what its active aggregates need."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        with open(tmp, "wb") as fh:
-            pickle.dump(items, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
+        for name in _aggregate_names():
+            path = _items_path(cache_dir, key, name)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            with open(tmp, "wb") as fh:
+                pickle.dump({sid: got[name] for sid, got in items.items() if name in got}, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
     except OSError:
         pass  # a cache that cannot be written only costs speed next time
 
 
-def _load_items(cache_dir: Path, key: str) -> dict[str, dict[str, Any]]:
-    try:
-        with open(_items_path(cache_dir, key), "rb") as fh:
-            items = pickle.load(fh)
-        return items if isinstance(items, dict) else {}
-    except Exception:  # noqa: BLE001 - a damaged cache file means that source's items are missing
-        return {}
+def _load_items(cache_dir: Path, key: str, names: list[str]) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for name in names:
+        try:
+            with open(_items_path(cache_dir, key, name), "rb") as fh:
+                items = pickle.load(fh)
+        except Exception:  # noqa: BLE001 - a damaged cache file means that source's items are missing
+            continue
+        if isinstance(items, dict):
+            for sid, item in items.items():
+                out.setdefault(sid, {})[name] = item
+    return out
 
 
 def _save_cache(cache_dir: Path, new: build_cache.BuildCache, problems: Problems) -> None:
     try:
         build_cache.save(cache_dir / "build.pickle", new)
-        keep = {_items_path(cache_dir, key).name for key in new.sources}
+        keep = {_items_path(cache_dir, key, name).name for key in new.sources for name in _aggregate_names()}
         for path in (cache_dir / "items").glob("*.pickle"):
             if path.name not in keep:
                 path.unlink(missing_ok=True)

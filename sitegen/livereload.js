@@ -45,10 +45,22 @@
 
   var source = new EventSource("/__sessite__/events");
   var first = true;
+  function currentUrl() {
+    var path = decodeURIComponent(location.pathname).replace(/^\/+/, "");
+    return path === "" || path.slice(-1) === "/" ? path + "index.html" : path;
+  }
+
   source.addEventListener("reload", function (ev) {
     var status = JSON.parse(ev.data);
     if (status.failed) { render(status); return; }  // keep the last good page, show why
-    location.reload();
+    var changed = status.changed;
+    // Reload when this page (or its styles and scripts) changed, or when we cannot tell.
+    if (changed === null || changed === undefined || changed.indexOf(currentUrl()) !== -1 ||
+        changed.some(function (u) { return u.indexOf("static/") === 0; })) {
+      location.reload();
+    } else {
+      render(status);
+    }
   });
   source.addEventListener("open", function () { if (first) { first = false; check(); } });
 })();

@@ -40,35 +40,57 @@ class PreviewState:
         self.building = False
         self.failed: str | None = None  # why the latest build did not publish
         self.problems: list[str] = []
+        self.last_changed: list[str] | None = None  # URLs the latest build changed; None: unknown (reload everything)
         self.catalog = Catalog(config.archive)
         self.registry = make_registry(self.catalog)
         self.changed = threading.Condition()
         self.lock = threading.Lock()  # one build at a time
 
     def rebuild(self, log: Callable[[str], None] = print) -> BuildReport | None:
+        """Build, publish and notify; when only some sources changed, the changed
+        pages are published first and the slow aggregates (search, refs, …)
+        follow in a second build, so an edit shows in the browser right away."""
         with self.lock:
-            self.building = True
-            try:
-                report = build(self.config)
-            except Exception as exc:  # noqa: BLE001 - keep serving the last good site
-                self.failed = f"build failed: {type(exc).__name__}: {exc}"
-                log(self.failed)
-                report = None
-            else:
-                self.failed = None if report.published else "nothing could be built; the last good site is still served"
-                self.problems = [str(p) for p in report.problems]
-                if report.catalog is not None:
-                    self.catalog.update(report.catalog)
-                log(report.summary_line())
-            finally:
-                self.building = False
-            with self.changed:
-                self.generation += 1
-                self.changed.notify_all()
+            report = self._build_once(log, defer=_deferrable())
+            if report is not None and report.deferred:
+                self._build_once(log, defer=frozenset())
             return report
 
+    def _build_once(self, log: Callable[[str], None], defer: frozenset[str]) -> BuildReport | None:
+        self.building = True
+        changed: list[str] | None = None
+        try:
+            report = build(self.config, defer=defer)
+        except Exception as exc:  # noqa: BLE001 - keep serving the last good site
+            self.failed = f"build failed: {type(exc).__name__}: {exc}"
+            log(self.failed)
+            report = None
+        else:
+            self.failed = None if report.published else "nothing could be built; the last good site is still served"
+            self.problems = [str(p) for p in report.problems]
+            if report.catalog is not None:
+                self.catalog.update(report.catalog)
+            changed = sorted(report.changed_urls)
+            log(report.summary_line() + (f" (updating {', '.join(report.deferred)} next)" if report.deferred else ""))
+        finally:
+            self.building = False
+        with self.changed:
+            self.generation += 1
+            self.last_changed = changed
+            self.changed.notify_all()
+        return report
+
     def status(self) -> dict[str, Any]:
-        return {"generation": self.generation, "building": self.building, "failed": self.failed, "problems": self.problems[:200], "problem_count": len(self.problems)}
+        changed = self.last_changed
+        return {"generation": self.generation, "building": self.building, "failed": self.failed, "problems": self.problems[:200], "problem_count": len(self.problems),
+                "changed": changed if changed is not None and len(changed) <= 5000 else None}
+
+
+def _deferrable() -> frozenset[str]:
+    """Aggregates a quick first publish may leave for the follow-up build: all but the home page."""
+    from .build import _aggregate_names
+
+    return frozenset(name for name in _aggregate_names() if name != "index")
 
 
 class PreviewHandler(BaseHTTPRequestHandler):

@@ -59,7 +59,7 @@ class SourceWorker:
 
     def __init__(self, config: SiteConfig, aggregate_factories: list[Callable[[SiteConfig], Any]], site: dict[str, Any]) -> None:
         self.config = config
-        self.renderer = Renderer(site, config.template_dirs)
+        self.renderer = Renderer(site, config.template_dirs, site.get("_bytecode"))
         self.collectors = [(getattr(f, "name", f.__name__), f(config)) for f in aggregate_factories]
         self.readers = {r.name: r for r in registry()}
 

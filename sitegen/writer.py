@@ -1,10 +1,12 @@
 """The only code that writes the site.
 
-A build never edits the published folder in place. The first output whose
-bytes differ from the published copy starts a staging folder next to the
-output; at the end, unchanged files are hard-linked into it (keeping their
-mtimes) and the staging folder is swapped in. A build that dies midway leaves
-the previous site untouched, and a build that changes nothing writes nothing.
+Every output is first written to a staging folder next to the site; nothing
+in the published folder changes until the build has finished. Then a large
+change is published by hard-linking the unchanged files into the staging
+folder (keeping their mtimes) and swapping it in; a small change by moving
+each new file over its old copy (atomic per file). A build that dies midway
+leaves the previous site untouched, and a build that changes nothing writes
+nothing.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+IN_PLACE_MAX = 50  # changes up to this many files (or 5% of the site) are published file by file
 MARKER = ".sessite-site"  # written into every site; we only ever replace a folder that has it
 _MARKER_TEXT = b"This folder was written by sessite and is replaced on every build.\n"
 
@@ -67,6 +70,7 @@ class SiteWriter:
         self.kept: set[str] = set()  # produced, identical to the published copy
         self.bytes_written = 0
         self.changed = 0
+        self.changed_urls: set[str] = set()  # written with new bytes
 
     def _stage(self) -> Path:
         if self.staging is None:
@@ -91,6 +95,7 @@ class SiteWriter:
             self.kept.add(url)
             return
         self.changed += 1
+        self.changed_urls.add(url)
         target = self._stage() / url
         target.parent.mkdir(parents=True, exist_ok=True)
         with open(target, "wb") as fh:
@@ -125,12 +130,20 @@ class SiteWriter:
         """True when publishing would change nothing: same files, same bytes."""
         return self.staging is None and set(self.previous) == self.written | {MARKER}
 
+    @property
+    def removed_urls(self) -> set[str]:
+        return set(self.previous) - self.written - {MARKER}
+
     def commit(self) -> bool:
         """Publish. Returns False when nothing changed (and nothing was touched)."""
         if MARKER not in self.written:
             self.write(MARKER, _MARKER_TEXT)
         if self.unchanged:
             return False
+        removed = self.removed_urls
+        if self.output.is_dir() and len(self.changed_urls) + len(removed) <= max(IN_PLACE_MAX, len(self.previous) // 20):
+            self._commit_in_place(removed)
+            return True
         staging = self._stage()
         for url in self.kept:
             target = staging / url
@@ -148,6 +161,26 @@ class SiteWriter:
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
         return True
+
+    def _commit_in_place(self, removed: set[str]) -> None:
+        """A small change: move each new file over its old copy (os.replace is atomic per
+        file, so no page is ever half-written), then drop the files no longer produced.
+        Hard-linking thousands of unchanged files into a new folder would cost more than
+        the change itself."""
+        assert self.staging is not None
+        for url in sorted(self.changed_urls):
+            target = self.output / url
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(self.staging / url, target)
+        for url in removed:
+            (self.output / url).unlink(missing_ok=True)
+        for url in removed:  # prune folders left empty
+            folder = (self.output / url).parent
+            while folder != self.output and folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()
+                folder = folder.parent
+        shutil.rmtree(self.staging, ignore_errors=True)
+        self.staging = None
 
     def abort(self) -> None:
         if self.staging is not None:

@@ -166,3 +166,29 @@ def test_parallel_build_is_identical_to_serial(tmp_path, monkeypatch):
     assert names == sorted(p.relative_to(two).as_posix() for p in two.rglob("*") if p.is_file())
     for name in names:
         assert (one / name).read_bytes() == (two / name).read_bytes(), name
+
+
+def test_damaged_cache_items_render_that_source_again(setup):
+    archive, config = setup
+    first = run(config)
+    target = archive / "aics" / "rate-limiter.aics.json"
+    target.write_text(target.read_text().replace("Rate limiter", "Rate limiter v2"))
+    for item in (config.cache_dir / "items").glob("*.pickle"):
+        item.write_bytes(b"garbage")
+    report = run(config)
+    assert report.sessions == first.sessions and report.problems == first.problems
+    assert len((config.output / "index.html").read_text().split("<tr data-agent")) - 1 == first.sessions
+
+
+def test_deferred_aggregates_keep_their_files_until_the_next_build(setup):
+    archive, config = setup
+    run(config)
+    target = archive / "aics" / "rate-limiter.aics.json"
+    target.write_text(target.read_text().replace("Rate limiter", "Speed limiter"))
+    quick = build(config, defer=frozenset({"search", "refs", "insights"}))
+    assert set(quick.deferred) and "index.html" in quick.changed_urls
+    assert not any(u.startswith("search/") for u in quick.changed_urls)
+    assert "Speed limiter" in (config.output / "index.html").read_text()
+    full = run(config)
+    assert full.deferred == [] and any(u.startswith("search/") for u in full.changed_urls)
+    assert run(config).changed is False

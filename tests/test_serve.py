@@ -90,21 +90,32 @@ def test_traversal_is_refused(live, path):
     assert status == 403 and b"root:" not in body
 
 
-def read_event(port, fire, timeout=15):
-    """Open the event stream, run fire(), and return the first reload event's data."""
+def read_event(port, fire, until=lambda event: True, timeout=20):
+    """Open the event stream, run fire(), and return the first reload event that satisfies ``until``.
+
+    A change may publish twice (changed pages first, then search and refs), so
+    a test waits for the event it is about rather than the first one.
+    """
     sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
     sock.sendall(b"GET /__sessite__/events HTTP/1.1\r\nHost: x\r\n\r\n")
     buffer = b""
     while b"retry:" not in buffer:
         buffer += sock.recv(4096)
+    buffer = b""
     fire()
     deadline = time.monotonic() + timeout
-    while b"event: reload" not in buffer and time.monotonic() < deadline:
-        buffer += sock.recv(4096)
-    sock.close()
-    assert b"event: reload" in buffer
-    data = buffer.split(b"event: reload\ndata: ", 1)[1].split(b"\n", 1)[0]
-    return json.loads(data)
+    try:
+        while time.monotonic() < deadline:
+            while b"event: reload\ndata: " in buffer and b"\n\n" in buffer.split(b"event: reload\ndata: ", 1)[1]:
+                head, rest = buffer.split(b"event: reload\ndata: ", 1)
+                data, buffer = rest.split(b"\n", 1)
+                event = json.loads(data)
+                if until(event):
+                    return event
+            buffer += sock.recv(65536)
+    finally:
+        sock.close()
+    raise AssertionError("no matching reload event")
 
 
 def test_a_new_file_in_the_archive_reaches_the_page_and_fires_reload(live):
@@ -112,8 +123,9 @@ def test_a_new_file_in_the_archive_reaches_the_page_and_fires_reload(live):
     doc = json.loads(AICS.read_text())
     doc["log"]["sessions"][0]["id"] = "new-session-from-test"
     doc["log"]["sessions"][0]["title"] = "Freshly written session"
-    event = read_event(port, lambda: (archive / "new.aics.json").write_text(json.dumps(doc)))
-    assert event["failed"] is None
+    event = read_event(port, lambda: (archive / "new.aics.json").write_text(json.dumps(doc)),
+                       until=lambda e: "sessions/aics-new-session-from-test.html" in (e["changed"] or []))
+    assert event["failed"] is None and "index.html" in event["changed"]
     status, body = get(port, "/")
     assert b"Freshly written session" in body
     status, body = get(port, "/sessions/aics-new-session-from-test.html")
@@ -122,16 +134,16 @@ def test_a_new_file_in_the_archive_reaches_the_page_and_fires_reload(live):
 
 def test_problems_show_and_clear(live):
     archive, state, port = live
-    event = read_event(port, lambda: (archive / "broken.aics.json").write_text('{"version": "1.0", "creator": {"name": "x"}, "log": {"sessions": [}'))
-    assert event["problem_count"] >= 1 and any("broken.aics.json" in p for p in event["problems"])
-    event = read_event(port, lambda: (archive / "broken.aics.json").unlink())
-    assert event["problem_count"] == 0
+    event = read_event(port, lambda: (archive / "broken.aics.json").write_text('{"version": "1.0", "creator": {"name": "x"}, "log": {"sessions": [}'),
+                       until=lambda e: e["problem_count"] >= 1)
+    assert any("broken.aics.json" in p for p in event["problems"])
+    event = read_event(port, lambda: (archive / "broken.aics.json").unlink(), until=lambda e: e["problem_count"] == 0)
+    assert event["failed"] is None
 
 
 def test_failed_build_keeps_the_last_good_site(live):
     archive, state, port = live
-    event = read_event(port, lambda: (archive / AICS.name).unlink())
-    assert event["failed"]  # nothing could be built
+    event = read_event(port, lambda: (archive / AICS.name).unlink(), until=lambda e: e["failed"])
     status, body = get(port, "/")
     assert status == 200 and b"Rate limiter" in body
     status_json = json.loads(get(port, "/__sessite__/status")[1])
