@@ -54,6 +54,7 @@ class BuildReport:
     changed_urls: set[str] = field(default_factory=set)  # files written with new bytes, or removed
     deferred: list[str] = field(default_factory=list)  # aggregates left as they were (see build's ``defer``)
     catalog: list[CatalogEntry] | None = None  # one entry per session, for the preview server's tools
+    cache_dir: Path | None = None  # where this build's cached aggregate items are (see cached_items)
 
     def summary_line(self) -> str:
         head = f"built {self.sessions} session{'s' if self.sessions != 1 else ''} from {self.files} file{'s' if self.files != 1 else ''} in {self.seconds:.1f}s"
@@ -191,6 +192,7 @@ def build(config: SiteConfig, progress: ProgressHook | None = None, defer: froze
         report.pages = len(writer.written)
     report.published = True
     report.problems = problems.items
+    report.cache_dir = cache_dir
     _save_cache(cache_dir, new, problems)
     report.seconds = time.perf_counter() - started
     return report
@@ -202,7 +204,7 @@ def _plan(claims: list[Claim], old: build_cache.BuildCache | None, writer: SiteW
     """For each source: its cache record when it can be reused as is, else None."""
     plan = []
     for claim in claims:
-        key = f"{claim.reader.name}:{claim.path}"
+        key = source_key(claim.reader.name, claim.path)
         record = old.sources.get(key) if old is not None else None
         if record is not None:
             files = [claim.path, *claim.companions]
@@ -299,6 +301,15 @@ def _load_items(cache_dir: Path, key: str, names: list[str]) -> dict[str, dict[s
             for sid, item in items.items():
                 out.setdefault(sid, {})[name] = item
     return out
+
+
+def source_key(reader: str, path: Path) -> str:
+    return f"{reader}:{path}"
+
+
+def cached_items(cache_dir: Path, reader: str, path: Path, aggregate: str) -> dict[str, Any]:
+    """session id -> what ``aggregate`` collected from it, as the last build cached it."""
+    return {sid: got[aggregate] for sid, got in _load_items(cache_dir, source_key(reader, path), [aggregate]).items()}
 
 
 def _save_cache(cache_dir: Path, new: build_cache.BuildCache, problems: Problems) -> None:

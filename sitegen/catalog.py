@@ -35,15 +35,46 @@ class CatalogEntry:
 
 
 class Catalog:
-    def __init__(self, archive: Path, redact: bool = True) -> None:
+    def __init__(self, archive: Path, redact: bool = True, config: Any = None) -> None:
         self.archive = archive
         self.redact = redact
+        self.config = config
+        self.cache_dir: Path | None = None
         self._entries: dict[str, CatalogEntry] = {}
+        self._refs: Any = None
         self._lock = threading.Lock()
 
-    def update(self, entries: list[CatalogEntry]) -> None:
+    def update(self, entries: list[CatalogEntry], cache_dir: Path | None = None) -> None:
         with self._lock:
             self._entries = {e.summary.id: e for e in entries}
+            self.cache_dir = cache_dir
+            self._refs = None
+
+    def refs(self) -> Any:
+        """The archive's git refs, rebuilt from the last build's cached items (no source is read)."""
+        with self._lock:
+            if self._refs is not None:
+                return self._refs
+            entries = list(self._entries.values())
+            cache_dir = self.cache_dir
+        from .build import cached_items
+        from .refsite import GitRefsIndex
+
+        index = GitRefsIndex(self.config)
+        if cache_dir is not None:
+            seen: set[tuple[str, Path]] = set()
+            for entry in entries:
+                if (entry.reader, entry.path) in seen:
+                    continue
+                seen.add((entry.reader, entry.path))
+                items = cached_items(cache_dir, entry.reader, entry.path, "refs")
+                for sid, item in items.items():
+                    if sid in self._entries:
+                        index.add(item)
+        index._resolve_candidates()
+        with self._lock:
+            self._refs = index
+        return index
 
     def entries(self) -> list[CatalogEntry]:
         with self._lock:
@@ -197,6 +228,46 @@ def make_registry(catalog: Catalog) -> Registry:
         return {"query": query, "total": len(hits), "results": results, "complete": complete,
                 **({} if complete else {"note": f"search stopped after {SEARCH_BUDGET_S:.0f}s; narrow it with agent or project"})}
 
+    def refs_list(kind: str | None, repo: str | None, limit: int, offset: int) -> dict:
+        index = catalog.refs()
+        host = index.forge.default_host
+        rows = []
+        for data in index.refs.values():
+            label = data.key.repo.label(host)
+            if (kind and data.key.kind != kind) or (repo and repo.lower() not in label.lower()):
+                continue
+            rows.append((data.key.sort_key, label, data))
+        rows.sort(key=lambda r: (r[1].lower(), r[0]))
+        page = rows[offset: offset + limit]
+        return {"total": len(rows), "offset": offset, "limit": limit,
+                "refs": [{"id": d.key.url, "kind": d.key.kind, "name": d.full_name, "repository": label, "repository_known": d.key.repo.known,
+                          "pull_request": d.pr, "sessions": len(d.sessions), "forge": index.forge.url(d.key.repo, d.key.kind, d.full_name, d.pr)} for _, label, d in page],
+                "next_offset": offset + limit if offset + limit < len(rows) else None}
+
+    def refs_get(id: str, max_mentions: int) -> dict:  # noqa: A002 - the protocol's name
+        index = catalog.refs()
+        data = next((d for d in index.refs.values() if d.key.url == id), None)
+        if data is None:
+            raise ToolError(404, f"Ref not found: {id} (ids come from refs.list)")
+        host = index.forge.default_host
+        sessions = []
+        for sid, seen in data.sessions.items():
+            info = index.sessions.get(sid)
+            mentions = [{"event": m.event_id, "url": f"{info.url}#{anchor}" if info and anchor else None, "snippet": " ".join(f"{m.before}{m.text}{m.after}".split())}
+                        for anchor, m in seen.mentions[:max_mentions]]
+            sessions.append({"session": sid, "title": info.title if info else None, "agent": info.agent if info else None,
+                             "started": _iso(info.started) if info else None, "worked_on_it": seen.worked, "mentions": mentions,
+                             "more_mentions": max(0, len(seen.mentions) - max_mentions) + seen.more})
+        return {"id": id, "kind": data.key.kind, "name": data.full_name, "repository": data.key.repo.label(host), "repository_known": data.key.repo.known,
+                "pull_request": data.pr, "forge": index.forge.url(data.key.repo, data.key.kind, data.full_name, data.pr),
+                "related": sorted(k.url for k in data.related), "sessions": sessions}
+
+    reg.add(Tool("refs.list", "Git refs (branches, commits, issues/PRs, tags) found in the archive, by repository", (
+        Param("kind", "string", "branch, commit, issue, mr or tag"), Param("repo", "string", "part of the repository name"),
+        Param("limit", "integer", "page size", default=50, minimum=1, maximum=500), Param("offset", "integer", "page start", default=0, minimum=0)), refs_list))
+    reg.add(Tool("refs.get", "One git ref: its sessions and the events that mention it, with snippets", (
+        Param("id", "string", "ref id from refs.list", required=True),
+        Param("max_mentions", "integer", "mentions per session", default=5, minimum=0, maximum=100)), refs_get))
     reg.add(Tool("sessions.list", "List sessions, newest first, filtered by agent, project and start time", (
         Param("agent", "string", "agent/tool name, e.g. claude-code"), Param("project", "string", "project name"),
         Param("since", "string", "ISO 8601 start time lower bound"), Param("until", "string", "ISO 8601 start time upper bound"),

@@ -41,7 +41,7 @@ class PreviewState:
         self.failed: str | None = None  # why the latest build did not publish
         self.problems: list[str] = []
         self.last_changed: list[str] | None = None  # URLs the latest build changed; None: unknown (reload everything)
-        self.catalog = Catalog(config.archive)
+        self.catalog = Catalog(config.archive, config.redact, config)
         self.registry = make_registry(self.catalog)
         self.changed = threading.Condition()
         self.lock = threading.Lock()  # one build at a time
@@ -69,7 +69,7 @@ class PreviewState:
             self.failed = None if report.published else "nothing could be built; the last good site is still served"
             self.problems = [str(p) for p in report.problems]
             if report.catalog is not None:
-                self.catalog.update(report.catalog)
+                self.catalog.update(report.catalog, report.cache_dir)
             changed = sorted(report.changed_urls)
             log(report.summary_line() + (f" (updating {', '.join(report.deferred)} next)" if report.deferred else ""))
         finally:

@@ -59,7 +59,7 @@ def test_escaping_round_trips():
 
 
 def test_list_and_info(server):
-    assert aicf(server, "LIST") == "TOOLS|sessions.list|sessions.get|sessions.search"
+    assert aicf(server, "LIST") == "TOOLS|refs.list|refs.get|sessions.list|sessions.get|sessions.search"
     info = aicf(server, "INFO|sessions.get")
     assert info.startswith("TOOL|sessions.get|") and "|id:string|offset:integer?|limit:integer?" in info
 
@@ -144,3 +144,20 @@ def test_oversized_request_is_refused(server):
     conn.endheaders()
     resp = conn.getresponse()
     assert resp.status == 413 and resp.read().startswith(b"ERR|400|")
+
+
+def test_refs_tools(server):
+    listed = ok_json(aicf(server, "CALL|refs.list"))
+    assert listed["total"] >= 3
+    kinds = {r["kind"] for r in listed["refs"]}
+    assert {"branch", "commit", "issue"} <= kinds
+    branch = next(r for r in listed["refs"] if r["kind"] == "branch")
+    only = ok_json(aicf(server, "CALL|refs.list|commit"))
+    assert only["total"] >= 1 and all(r["kind"] == "commit" for r in only["refs"])
+    got = ok_json(aicf(server, f"CALL|refs.get|{aicf_escape(branch['id'])}"))
+    assert got["name"] == branch["name"] and got["sessions"] and got["sessions"][0]["title"]
+    commit = ok_json(aicf(server, f"CALL|refs.get|{aicf_escape(only['refs'][0]['id'])}|3"))
+    assert any(m["snippet"] for s in commit["sessions"] for m in s["mentions"])
+    assert aicf(server, "CALL|refs.get|refs/nope.html").startswith("ERR|404|")
+    status, body = jsonrpc(server, {"jsonrpc": "2.0", "method": "aip.tool.invoke", "params": {"tool": "refs.list", "arguments": {"kind": "issue", "limit": 2}}, "id": 3})
+    assert body["result"]["limit"] == 2 and all(r["kind"] == "issue" for r in body["result"]["refs"])
