@@ -99,7 +99,7 @@ def build(config: SiteConfig, progress: ProgressHook | None = None, defer: froze
         old = None
     new = build_cache.BuildCache(key=build_cache.cache_key(), theme=theme)
     site = {"title": config.title, "base_url": config.base_url.rstrip("/") + "/" if config.base_url else "", "forge_url": config.forge_url,
-            "_bytecode": cache_dir / "templates"}
+            "prices": config.prices, "_bytecode": cache_dir / "templates"}
 
     with SiteWriter(output) as writer:
         plan = _plan(found.claims, old, writer, problems)

@@ -31,17 +31,23 @@ class SessionIndex:
     name = "index"
 
     def __init__(self, config: SiteConfig) -> None:
-        self.prices = price_table(getattr(config, "prices", None))
+        try:
+            self.prices = price_table(getattr(config, "prices", None))
+        except ValueError:  # the command line checks the table; a bad one given in code falls back
+            self.prices = price_table(None)
         self.rows: list[tuple[SessionSummary, tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = []  # summary, tools, models, files edited
         self.totals = Totals()
         self.projects: dict[str, Totals] = {}
 
     def collect(self, view: SessionView) -> tuple[SessionSummary, SessionFigures]:
-        return view.summary, session_figures(view, self.prices)
+        try:
+            return view.summary, session_figures(view, self.prices)
+        except Exception:  # noqa: BLE001 - odd data costs this session its figures, never its row
+            return view.summary, _plain_figures(view.summary)
 
     def add(self, item: Any) -> None:
         if isinstance(item, SessionSummary):  # a caller that still hands summaries only
-            summary, figures = item, SessionFigures((), tuple((n, c, 0) for n, c in item.stats.tools), (), 0, 0, 0, 0, 0)
+            summary, figures = item, _plain_figures(item)
         else:
             summary, figures = item
         intern = sys.intern
@@ -64,9 +70,12 @@ class SessionIndex:
         plans = [home]
         projects = project_rows(self.projects, PROJECTS_ON_INSIGHTS)
         plans.append(Page("insights.html", "insights.html", {"o": site, "projects": projects, "all_projects": len(self.projects)}, home.deps))
+        members: dict[str, list[str]] = {}
+        for s in summaries:
+            if s.project:
+                members.setdefault(s.project, []).append(s.id)
         for name, o in per_project.items():
-            deps = tuple(s.id for s in summaries if s.project == name)
-            plans.append(Page(project_url(name), "insights.html", {"o": o, "projects": [], "all_projects": 0}, deps))
+            plans.append(Page(project_url(name), "insights.html", {"o": o, "projects": [], "all_projects": 0}, tuple(members.get(name, ()))))
         if self.projects:
             plans.append(Page("insights/projects.html", "projects.html", {"projects": project_rows(self.projects)}, home.deps))
         plans.append(not_found_page())
@@ -78,6 +87,11 @@ class SessionIndex:
                 writer.write(page.url, renderer.render(page))
             except Exception as exc:  # noqa: BLE001 - one bad page must not stop the build
                 problems.add(page.url, None, f"could not render {page.url} ({type(exc).__name__}: {exc})", "render")
+
+
+def _plain_figures(summary: SessionSummary) -> SessionFigures:
+    """What the summary alone says, when a session's own figures could not be worked out."""
+    return SessionFigures((), tuple((n, c, 0) for n, c in summary.stats.tools), (), 0, 0, 0, 0, 0)
 
 
 def _facets(rows, site, projects) -> dict[str, Any]:
