@@ -88,7 +88,7 @@ def build(config: SiteConfig, progress: ProgressHook | None = None, defer: froze
         check_output(root, output)
     problems = Problems(_common_root(roots))
     report = BuildReport(output=output, catalog=[])
-    found = discover(roots[0] if len(roots) == 1 else roots, problems)
+    found = discover(roots[0] if len(roots) == 1 else roots, problems, include=config.include, exclude=config.exclude)
     report.files = len(found.claims)
     report.ignored = len(found.ignored)
 
@@ -99,7 +99,7 @@ def build(config: SiteConfig, progress: ProgressHook | None = None, defer: froze
         old = None
     new = build_cache.BuildCache(key=build_cache.cache_key(), theme=theme)
     site = {"title": config.title, "base_url": config.base_url.rstrip("/") + "/" if config.base_url else "", "forge_url": config.forge_url,
-            "prices": config.prices, "_bytecode": cache_dir / "templates"}
+            "prices": config.prices, "exports": config.exports, "_bytecode": cache_dir / "templates"}
 
     with SiteWriter(output) as writer:
         plan = _plan(found.claims, old, writer, problems)

@@ -93,9 +93,12 @@ class Catalog:
         reader = next((r for r in registry() if r.name == entry.reader), None)
         if reader is None:
             raise ToolError(500, f"No reader {entry.reader}")
+        redactor = Redactor.for_config(self.config) if self.redact else None  # the build's patterns and allow-list
         for session in reader.read(entry.path, Problems()):
+            if redactor is not None:
+                session = redactor.value(session)  # first: a secret in an id changes the id
             if session.id == session_id:
-                return Redactor().value(session) if self.redact else session
+                return session
         raise ToolError(404, f"Session {session_id} is no longer in {entry.summary.source}")
 
     def iter_sessions(self, entries: list[CatalogEntry]) -> Iterator[Session]:
@@ -108,9 +111,12 @@ class Catalog:
             reader = readers.get(name)
             if reader is None:
                 continue
+            redactor = Redactor.for_config(self.config) if self.redact else None
             for session in reader.read(path, Problems()):
+                if redactor is not None:
+                    session = redactor.value(session)
                 if session.id in ids:
-                    yield Redactor().value(session) if self.redact else session
+                    yield session
 
 
 # ---------------------------------------------------------------- serialization

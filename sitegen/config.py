@@ -13,6 +13,11 @@ class SiteConfig:
     title: str = "Session archive"
     base_url: str = ""  # absolute URL of the published site, for the few places that need one
     redact: bool = True
+    redact_patterns: tuple[tuple[str, str], ...] = ()  # more (kind, regex) secret patterns (sessite.toml redact_patterns)
+    redact_allow: tuple[str, ...] = ()  # exact values never redacted (sessite.toml redact_allow)
+    include: tuple[str, ...] = ()  # globs (relative to the archive) a source must match to be read; () = all
+    exclude: tuple[str, ...] = ()  # globs of sources (files or folders) never read
+    exports: tuple[str, ...] = ("aics", "hail", "markdown")  # per-session downloads beside each page; () = none
     strict: bool = False  # exit non-zero when any problem was found
     template_dirs: tuple[Path, ...] = ()  # user templates, searched before the package's
     static_dirs: tuple[Path, ...] = ()  # user static files, copied over the package's

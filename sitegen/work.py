@@ -66,7 +66,7 @@ class SourceWorker:
     def run(self, task: SourceTask) -> SourceResult:
         problems = Problems(task.display_root)
         result = SourceResult(task.key)
-        redactor = Redactor() if self.config.redact else None
+        redactor = Redactor.for_config(self.config)
         reader = self.readers[task.reader]
         try:
             for session in reader.read(task.path, problems):

@@ -14,9 +14,11 @@ PAYLOAD = (
 )
 
 
-def write(root: Path) -> Path:
+def write(root: Path, payload: str = PAYLOAD) -> Path:
+    """Every field of every seed format carries ``payload`` (script injection by default;
+    the planted-secrets test passes its secrets)."""
     root.mkdir(parents=True, exist_ok=True)
-    p = PAYLOAD
+    p = payload
     # AICS
     aics = {"version": "1.0", "creator": {"name": p}, "browser": {"name": "evil" + p},
             "log": {"version": "1.0", "creator": {"name": p}, "sessions": [{

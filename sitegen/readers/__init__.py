@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import os
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterator, Sequence
@@ -65,8 +66,12 @@ def _companions(reader: Reader, path: Path) -> tuple[Path, ...]:
     return tuple(fn(path)) if fn else ()
 
 
-def discover(root: Path | Sequence[Path], problems: Problems, readers: tuple[Reader, ...] | None = None) -> DiscoveryResult:
+def discover(root: Path | Sequence[Path], problems: Problems, readers: tuple[Reader, ...] | None = None,
+             include: Sequence[str] = (), exclude: Sequence[str] = ()) -> DiscoveryResult:
     """Find every session source under ``root`` (a folder or a single file, or several of them).
+
+    ``include``/``exclude``: globs matched against each source's path relative to
+    its root (see SourceFilter); an excluded folder is not even listed.
 
     Directory formats are offered each folder first. Each file goes to the
     first reader that detects it.
@@ -78,7 +83,7 @@ def discover(root: Path | Sequence[Path], problems: Problems, readers: tuple[Rea
         # Several roots (sessite build --discover): a path found twice is claimed once.
         taken: set[Path] = set()
         for one in root:
-            part = discover(Path(one), problems, readers)
+            part = discover(Path(one), problems, readers, include, exclude)
             for claim in part.claims:
                 if claim.path not in taken:
                     taken.add(claim.path)
@@ -87,16 +92,20 @@ def discover(root: Path | Sequence[Path], problems: Problems, readers: tuple[Rea
             result.ignored.extend(p for p in part.ignored if p not in taken)
             taken.update(part.ignored)
         return result
+    keep = SourceFilter(root, include, exclude)
     if root.is_file():
-        _offer_file(root, readers, result, problems, set())
+        if keep.allows(root):
+            _offer_file(root, readers, result, problems, set())
         return result
     dir_readers = [r for r in readers if r.claims_directories]
     consumed: set[Path] = set()
     for dirpath, dirnames, filenames in os.walk(root, onerror=lambda e: problems.add(e.filename or root, None, f"cannot list: {e.strerror}", "discover")):
         here = Path(dirpath)
-        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith(".") and not keep.excludes(here / d))
         claimed = next((r for r in dir_readers if r.detect(here)), None)
-        if claimed is not None:
+        if claimed is not None and not keep.allows(here):
+            consumed.update(_companions(claimed, here))  # a filtered-out folder source: its files are not offered alone
+        elif claimed is not None:
             # The folder's own files are consumed; anything else in it (e.g. Claude Code
             # sessions sharing ~/.claude/projects with sage) is still offered below.
             comps = _companions(claimed, here)
@@ -106,10 +115,57 @@ def discover(root: Path | Sequence[Path], problems: Problems, readers: tuple[Rea
             if name.startswith("."):
                 continue
             path = here / name
-            if path in consumed:
+            if path in consumed or not keep.allows(path):
                 continue
             _offer_file(path, readers, result, problems, consumed)
     return result
+
+
+class SourceFilter:
+    """Include/exclude globs (sessite.toml ``include``/``exclude``) for discovered sources.
+
+    A glob is matched (case-sensitively, ``*`` also crossing ``/``) against the
+    source's path relative to the root, and against each of its parent folders'
+    paths; a glob without ``/`` is also matched against each path component. So
+    ``*.jsonl``, ``claude-code/**``, ``scratch`` and ``2025/*/old-*`` all work. An
+    excluded folder is not walked; exclude wins over include; with no include
+    globs, everything not excluded is read.
+    """
+
+    def __init__(self, root: Path, include: Sequence[str] = (), exclude: Sequence[str] = ()) -> None:
+        self.root = root if root.is_dir() else root.parent
+        self.include = tuple(g.strip().strip("/") for g in include if g and g.strip().strip("/"))
+        self.exclude = tuple(g.strip().strip("/") for g in exclude if g and g.strip().strip("/"))
+
+    def _rel(self, path: Path) -> str:
+        try:
+            return path.relative_to(self.root).as_posix()
+        except ValueError:
+            return path.name
+
+    @staticmethod
+    def _matches(rel: str, globs: tuple[str, ...]) -> bool:
+        parts = rel.split("/")
+        prefixes = ["/".join(parts[: i + 1]) for i in range(len(parts))]
+        for glob in globs:
+            if any(fnmatchcase(p, glob) for p in prefixes):
+                return True
+            if "/" not in glob and any(fnmatchcase(part, glob) for part in parts):
+                return True
+        return False
+
+    def excludes(self, path: Path) -> bool:
+        return bool(self.exclude) and self._matches(self._rel(path), self.exclude)
+
+    def allows(self, path: Path) -> bool:
+        if not self.include and not self.exclude:
+            return True
+        rel = self._rel(path)
+        if rel in ("", "."):
+            return True  # the root itself
+        if self.exclude and self._matches(rel, self.exclude):
+            return False
+        return not self.include or self._matches(rel, self.include)
 
 
 def _offer_file(path: Path, readers: tuple[Reader, ...], result: DiscoveryResult, problems: Problems, consumed: set[Path]) -> None:

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any, Iterator
 
+from ..exports import is_sessite_aics, read_aics_session
 from ..model import Block, Event, GitRefs, Kind, Session, SourceRef, ToolCategory, make_session_id
 from .base import Problems, as_text, load_json, parse_time, sniff
 
@@ -51,7 +52,19 @@ class AicsReader:
             if not isinstance(raw, dict):
                 problems.add(path, None, f"AICS: sessions[{index}] is not an object; skipped")
                 continue
-            yield _session(raw, index, path, problems, browser, creator)
+            if creator.get("name") == "sessite" and is_sessite_aics(raw):
+                yield _sessite_session(raw, index, path, problems, browser, creator)
+            else:
+                yield _session(raw, index, path, problems, browser, creator)
+
+
+def _sessite_session(raw: dict[str, Any], index: int, path: Path, problems: Problems, browser: dict, creator: dict) -> Session:
+    """A session sessite exported: its extension (metadata.sessite) gives back every field."""
+    try:
+        return read_aics_session(raw, path, problems, lambda m, where, i: _message_events(m, f"sessions[{index}].{where}", i, path, problems))
+    except Exception as exc:  # noqa: BLE001 - a damaged extension: read the plain AICS
+        problems.add(path, None, f"AICS: sessions[{index}]: sessite extension unreadable ({type(exc).__name__}: {exc}); read as plain AICS")
+        return _session(raw, index, path, problems, browser, creator)
 
 
 def _validate_root(doc: dict[str, Any], path: Path, problems: Problems) -> None:

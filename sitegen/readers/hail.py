@@ -20,6 +20,7 @@ import re
 from pathlib import Path
 from typing import Any, Iterator
 
+from ..exports import read_hail_file
 from ..model import Block, Event, GitRefs, Kind, Session, SourceRef, ToolCategory, Usage, make_session_id
 from .base import Problems, as_text, iter_jsonl, load_json, parse_time, sniff
 
@@ -115,6 +116,10 @@ class HailReader:
     def read(self, path: Path, problems: Problems) -> Iterator[Session]:
         if _is_json_document(path):
             yield from self._read_document(path, problems)
+            return
+        exported = read_hail_file(path, problems)  # sessite's own export: its extension gives back every field
+        if exported is not None:
+            yield exported
         else:
             yield from self._read_jsonl(path, problems)
 
