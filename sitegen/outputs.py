@@ -17,14 +17,20 @@ SESSION_OUTPUTS: list[Callable[[SessionView, SiteConfig], Iterable[tuple[str, by
 
 
 def _register() -> None:
+    from .exports import session_exports
     from .home import SessionIndex
+    from .publish import FeedAndSitemap
     from .refsite import GitRefsIndex
     from .search import SearchIndex
 
     AGGREGATES.extend([
-        SessionIndex,  # index.html, 404.html
+        SessionIndex,  # index.html (with its summary), insights.html, insights/<project>.html, insights/projects.html, 404.html
         SearchIndex,  # search/: lunr index chunks, snippets and search.html
         GitRefsIndex,  # refs/: one page per repository and per branch, commit, issue, tag
+        FeedAndSitemap,  # sitemap.xml, feed.xml (only with a base URL)
+    ])
+    SESSION_OUTPUTS.extend([
+        session_exports,  # sessions/<id>.aics.json, .hail.jsonl, .md (config.exports)
     ])
 
 

@@ -49,6 +49,78 @@
     el.scrollIntoView({ block: "start" });
   }
 
+  // Filters from the address, so every chart figure can link to the sessions it counts:
+  // index.html?agent=…&project=…&q=…&tool=…&model=…&file=…&from=YYYY-MM-DD&to=YYYY-MM-DD.
+  // Rows carry compact indices (data-t, data-m, data-f) into the lists in the form's data-facets.
+  function urlFacets(form, refresh) {
+    var params = new URLSearchParams(location.search);
+    ["q", "agent", "project"].forEach(function (name) {
+      var value = params.get(name), el = form.elements[name];
+      if (value === null || !el) return;
+      if (el.tagName === "SELECT" && !Array.prototype.some.call(el.options, function (o) { return o.value === value; })) {
+        var option = document.createElement("option");
+        option.textContent = value;
+        el.appendChild(option);
+      }
+      el.value = value;
+    });
+    var lists = {};
+    try { lists = JSON.parse(form.dataset.facets || "{}"); } catch (e) { lists = {}; }
+    var active = [];
+    function byIndex(names, attr, list, match, label) {
+      var wanted = [];
+      (list || []).forEach(function (item, i) { if (match(item)) wanted.push(String(i)); });
+      active.push({ names: names, label: label, test: function (r) {
+        var have = (r.getAttribute(attr) || "").split(" ");
+        return wanted.some(function (w) { return have.indexOf(w) !== -1; });
+      } });
+    }
+    var tool = params.get("tool"), model = params.get("model"), file = params.get("file");
+    if (tool) byIndex(["tool"], "data-t", lists.tools, function (t) { return t === tool; }, "Tool: " + tool);
+    if (model) byIndex(["model"], "data-m", lists.models, function (m) { return m === model; }, "Model: " + model);
+    if (file) {
+      var inProject = params.get("project");
+      byIndex(["file"], "data-f", lists.files, function (f) { return f[1] === file && (!inProject || f[0] === inProject); }, "Edited: " + file);
+    }
+    var from = params.get("from"), to = params.get("to");
+    if (from || to) {
+      var lo = from ? Date.parse(from + "T00:00:00Z") / 1000 : -Infinity;
+      var hi = to ? Date.parse(to + "T00:00:00Z") / 1000 + 86400 : Infinity;
+      if (isNaN(lo)) lo = -Infinity;
+      if (isNaN(hi)) hi = Infinity;
+      active.push({ names: ["from", "to"], label: "Started: " + (from === to ? from : (from || "…") + " – " + (to || "…")), test: function (r) {
+        var cell = r.querySelector("td.started"), t = cell ? parseFloat(cell.dataset.value) : 0;
+        return t > 0 && t >= lo && t < hi;
+      } });
+    }
+    var chips = form.querySelector("[data-facet-chips]");
+    function show() {
+      if (!chips) return;
+      chips.textContent = "";
+      chips.hidden = active.length === 0;
+      active.forEach(function (f, i) {
+        var chip = document.createElement("span");
+        chip.className = "chip";
+        chip.textContent = f.label + " ";
+        var remove = document.createElement("button");
+        remove.type = "button";
+        remove.textContent = "×";
+        remove.setAttribute("aria-label", "Remove filter " + f.label);
+        remove.addEventListener("click", function () {
+          active.splice(i, 1);
+          f.names.forEach(function (n) { params.delete(n); });
+          try { history.replaceState(null, "", location.pathname + (params.toString() ? "?" + params : "") + location.hash); } catch (e) { /* file:// may refuse */ }
+          show();
+          refresh();
+        });
+        chip.appendChild(remove);
+        chips.appendChild(chip);
+      });
+    }
+    show();
+    return function (r) { return active.every(function (f) { return f.test(r); }); };
+  }
+
   function initIndex() {
     var table = document.querySelector("table[data-sortable]");
     if (!table) return;
@@ -75,13 +147,14 @@
     });
 
     if (!form) return;
+    var facet = urlFacets(form, function () { apply(); });
     function apply() {
       var q = form.elements.q.value.trim().toLowerCase();
       var agent = form.elements.agent.value, project = form.elements.project.value;
       var shown = 0;
       rows.forEach(function (r) {
         var ok = (!agent || r.dataset.agent === agent) && (!project || r.dataset.project === project) &&
-          (!q || r.textContent.toLowerCase().indexOf(q) !== -1);
+          (!q || r.textContent.toLowerCase().indexOf(q) !== -1) && facet(r);
         r.hidden = !ok;
         if (ok) shown++;
       });

@@ -1,0 +1,26 @@
+/* sessite search worker: loads index chunks and runs lunr off the page's thread.
+   Used over HTTP only; pages opened from file:// cannot start workers and run
+   the same code (search-core.js) on the page instead. */
+/* global importScripts, lunr, SessiteSearchCore */
+"use strict";
+importScripts("vendor/lunr/lunr.min.js", "search-core.js");
+
+var engine = SessiteSearchCore.create(lunr);
+self.sessiteSearch = {
+  chunk: function (id, entries) { engine.addChunk(id, entries); },
+  meta: function () {},
+  frag: function () {}
+};
+
+self.onmessage = function (ev) {
+  var job = ev.data;
+  try {
+    job.chunks.forEach(function (id) {
+      if (!engine.hasChunk(id)) importScripts(job.base + "search/t/" + id + ".js");
+    });
+    var started = Date.now(), found = engine.run(job.words, job.chunks, job.fields);
+    self.postMessage({ id: job.id, results: found.results, broad: found.broad, ms: Date.now() - started });
+  } catch (err) {
+    self.postMessage({ id: job.id, error: String(err && err.message ? err.message : err) });
+  }
+};

@@ -1,0 +1,361 @@
+/* sessite search UI: the header search box on every page, the results page
+   (search.html), and highlighting of the matched words on a session page
+   opened from a result. Session text only ever reaches the page through
+   textContent and text nodes, never as markup.
+
+   Index files are scripts that call window.sessiteSearch.*(), so they load
+   from file:// as well as over HTTP. Over HTTP the lunr work runs in a Web
+   Worker; where workers are unavailable (file://) it runs on the page,
+   after yielding so the status can paint. */
+(function () {
+  "use strict";
+
+  var PAGE = 20;
+  var root = "";
+
+  /* After every deferred script (lunr and search-core come after this one on
+     the search page): DOMContentLoaded, or load, or now if already complete. */
+  function ready(fn) {
+    var done = false;
+    function once() { if (!done) { done = true; fn(); } }
+    if (document.readyState === "complete") once();
+    else {
+      document.addEventListener("DOMContentLoaded", once);
+      window.addEventListener("load", once);
+    }
+  }
+
+  function params() {
+    try { return new URLSearchParams(location.search); } catch (e) { return { get: function () { return null; } }; }
+  }
+
+  var scripts = Object.create(null);
+  function loadScript(src) {
+    if (!scripts[src]) {
+      scripts[src] = new Promise(function (resolve, reject) {
+        var el = document.createElement("script");
+        el.src = src;
+        el.async = true;
+        el.onload = function () { resolve(); };
+        el.onerror = function () { delete scripts[src]; reject(new Error("could not load " + src)); };
+        document.head.appendChild(el);
+      });
+    }
+    return scripts[src];
+  }
+
+  /* ---- registration target of the index files ---- */
+  var registry = { meta: null, frags: Object.create(null), chunkSink: null, pendingChunks: Object.create(null) };
+  window.sessiteSearch = {
+    meta: function (data) { registry.meta = data; },
+    chunk: function (id, entries) {
+      if (registry.chunkSink) registry.chunkSink(id, entries); else registry.pendingChunks[id] = entries;
+    },
+    frag: function (doc, pack, data) { registry.frags[doc + "-" + pack] = data; }
+  };
+
+  /* ---- header box: CSP forbids form submission, so navigate instead ---- */
+  function initHeaderBox() {
+    var q = params().get("q") || "";
+    document.querySelectorAll("form[data-site-search]").forEach(function (form) {
+      var input = form.querySelector("input[type=search]");
+      if (input && document.body.classList.contains("search-page")) input.value = q;
+      form.addEventListener("submit", function (ev) {
+        ev.preventDefault();
+        var value = input ? input.value.trim() : "";
+        location.href = root + "search.html" + (value ? "?q=" + encodeURIComponent(value) : "");
+      });
+    });
+  }
+
+  /* ---- the engine: worker over HTTP, page fallback elsewhere ---- */
+  function Engine(core, meta) {
+    this.core = core;
+    this.meta = meta;
+    this.worker = null;
+    this.pending = Object.create(null);
+    this.nextId = 1;
+    var self = this;
+    registry.chunkSink = function (id, entries) { core.addChunk(id, entries); };
+    Object.keys(registry.pendingChunks).forEach(function (id) { core.addChunk(Number(id), registry.pendingChunks[id]); });
+    registry.pendingChunks = Object.create(null);
+    if (/^https?:$/.test(location.protocol) && typeof Worker === "function") {
+      try {
+        this.worker = new Worker(root + "static/search-worker.js");
+        this.worker.onmessage = function (ev) {
+          var job = self.pending[ev.data.id];
+          if (!job) return;
+          delete self.pending[ev.data.id];
+          if (ev.data.error) job.reject(new Error(ev.data.error));
+          else job.resolve({ results: ev.data.results, broad: ev.data.broad, runMs: ev.data.ms });
+        };
+        this.worker.onerror = function (ev) {
+          if (ev && ev.preventDefault) ev.preventDefault();
+          self.dropWorker();
+        };
+      } catch (e) {
+        this.worker = null;
+      }
+    }
+  }
+
+  Engine.prototype.dropWorker = function () {
+    if (!this.worker) return;
+    this.worker.terminate();
+    this.worker = null;
+    var jobs = this.pending, self = this;
+    this.pending = Object.create(null);
+    Object.keys(jobs).forEach(function (id) { self.onPage(jobs[id].words, jobs[id].chunks).then(jobs[id].resolve, jobs[id].reject); });
+  };
+
+  Engine.prototype.onPage = function (words, chunks) {
+    var core = this.core, fields = this.meta.fields;
+    return Promise.all(chunks.map(function (id) {
+      return core.hasChunk(id) ? null : loadScript(root + "search/t/" + id + ".js");
+    })).then(function () {
+      return new Promise(function (resolve, reject) {
+        setTimeout(function () {
+          try {
+            var t = Date.now(), found = core.run(words, chunks, fields);
+            found.runMs = Date.now() - t;
+            resolve(found);
+          } catch (e) { reject(e); }
+        }, 0);
+      });
+    });
+  };
+
+  Engine.prototype.search = function (words, chunks) {
+    if (!this.worker) return this.onPage(words, chunks);
+    var self = this, id = this.nextId++;
+    return new Promise(function (resolve, reject) {
+      self.pending[id] = { resolve: resolve, reject: reject, words: words, chunks: chunks };
+      self.worker.postMessage({ id: id, words: words, chunks: chunks, fields: self.meta.fields, base: new URL(root || "./", location.href).href });
+    });
+  };
+
+  /* ---- results page ---- */
+  function text(tag, cls, value) {
+    var el = document.createElement(tag);
+    if (cls) el.className = cls;
+    if (value != null) el.textContent = value;
+    return el;
+  }
+
+  function loadFragment(doc, pack) {
+    var key = doc + "-" + pack;
+    if (registry.frags[key]) return Promise.resolve(registry.frags[key]);
+    return loadScript(root + "search/f/" + Math.floor(doc / 1000) + "/" + key + ".js").then(function () { return registry.frags[key]; });
+  }
+
+  function initSearchPage() {
+    var form = document.querySelector("form[data-search-form]");
+    if (!form) return;
+    var status = document.querySelector("[data-search-status]");
+    var list = document.querySelector("[data-search-results]");
+    var more = document.querySelector("[data-search-more]");
+    var p = params();
+    var query = (p.get("q") || "").trim();
+    form.elements.q.value = query;
+    ["agent", "project"].forEach(function (name) {
+      var value = p.get(name);
+      if (value && Array.prototype.some.call(form.elements[name].options, function (o) { return o.value === value; })) form.elements[name].value = value;
+    });
+
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      location.href = root + "search.html?" + urlParams(form.elements.q.value.trim());
+    });
+
+    function urlParams(q) {
+      var parts = ["q=" + encodeURIComponent(q)];
+      if (form.elements.agent.value) parts.push("agent=" + encodeURIComponent(form.elements.agent.value));
+      if (form.elements.project.value) parts.push("project=" + encodeURIComponent(form.elements.project.value));
+      return parts.join("&");
+    }
+
+    function say(message, state) {
+      status.textContent = message;
+      status.dataset.state = state || "";
+    }
+
+    if (!query) return;
+    if (typeof lunr === "undefined" || typeof SessiteSearchCore === "undefined") {
+      say("Search could not start: its scripts did not load.", "error");
+      return;
+    }
+    say("Searching for “" + query + "”…", "busy");
+    var core = SessiteSearchCore.create(lunr);
+    var words = core.parseQuery(query);
+    var results = [], broad = [], shown = 0, renderToken = 0, meta = null;
+
+    loadScript(root + "search/meta.js").then(function () {
+      meta = registry.meta;
+      if (!meta) throw new Error("the search index is missing");
+      if (!words.length) return [];
+      var plan = core.plan(words, meta.bounds);
+      var engine = new Engine(core, meta);
+      var started = Date.now();
+      return engine.search(words, plan.chunks).then(function (found) {
+        status.dataset.engine = engine.worker ? "worker" : "page";
+        status.dataset.ms = String(Date.now() - started); // chunk loading included
+        status.dataset.runMs = String(found.runMs); // index rebuild + lunr query + ranking, data loaded
+        results = found.results;
+        broad = plan.broad.concat(found.broad.filter(function (w) { return plan.broad.indexOf(w) < 0; }));
+      });
+    }).then(function () {
+      form.elements.agent.addEventListener("change", refilter);
+      form.elements.project.addEventListener("change", refilter);
+      refilter();
+    }).catch(function (err) {
+      say("Search failed: " + (err && err.message ? err.message : err), "error");
+    });
+
+    function filtered() {
+      var agent = form.elements.agent.value, project = form.elements.project.value;
+      if (!agent && !project) return results;
+      var a = agent ? meta.agents.indexOf(agent) : -1, pr = project ? meta.projects.indexOf(project) : -1;
+      return results.filter(function (r) {
+        return (!agent || meta.docs[2 * r.ref] === a) && (!project || meta.docs[2 * r.ref + 1] === pr);
+      });
+    }
+
+    var current = [];
+    function refilter() {
+      try { history.replaceState(null, "", "search.html?" + urlParams(query)); } catch (e) { /* file:// may refuse */ }
+      current = filtered();
+      list.textContent = "";
+      shown = 0;
+      renderToken++;
+      if (!words.length) {
+        say("“" + query + "” has only very common words or single letters; try a more specific word.", "empty");
+      } else if (!current.length) {
+        var hidden = results.length - current.length;
+        say("No results for “" + query + "”" + (hidden ? " with these filters (" + hidden + " without them)." : "."), "empty");
+      } else {
+        var note = current.length === results.length ? "" : " (" + (results.length - current.length) + " more without the filters)";
+        say(current.length + " session" + (current.length === 1 ? "" : "s") + " match “" + query + "”" + note + ".", "done");
+        if (broad.length) status.appendChild(document.createTextNode(" “" + broad.join("”, “") + "” matched as a whole word only: too many words start with it."));
+      }
+      renderMore();
+    }
+
+    function renderMore() {
+      var token = renderToken, batch = current.slice(shown, shown + PAGE);
+      shown += batch.length;
+      more.hidden = true;
+      var items = batch.map(function (r) {
+        var li = text("li", "search-result");
+        li.appendChild(text("span", "muted", "…"));
+        list.appendChild(li);
+        return { r: r, li: li };
+      });
+      Promise.all(items.map(function (item) {
+        var pack = Math.floor(item.r.ev / meta.pack);
+        return loadFragment(item.r.ref, pack).then(function (frag) {
+          if (token === renderToken) fillResult(item.li, item.r, frag);
+        }, function () {
+          if (token === renderToken) item.li.textContent = "(this result's text could not be loaded)";
+        });
+      })).then(function () {
+        if (token === renderToken) more.hidden = shown >= current.length;
+      });
+    }
+
+    more.addEventListener("click", renderMore);
+
+    function fillResult(li, r, frag) {
+      li.textContent = "";
+      var event = frag.ev[r.ev - frag.i] || frag.ev[0];
+      var anchor = event[0], label = event[1];
+      var page = /^sessions\/[^:?#]+\.html$/.test(frag.u) ? frag.u : "index.html"; // never a javascript: or foreign URL
+      var href = root + page + "?hl=" + encodeURIComponent(r.terms.join(" ")) + (anchor ? "#" + encodeURIComponent(anchor) : "");
+      var heading = text("div", "result-title");
+      var link = text("a", null, frag.t);
+      link.href = href;
+      heading.appendChild(link);
+      li.appendChild(heading);
+      var facts = text("div", "result-meta");
+      facts.appendChild(text("span", "agent", frag.a));
+      if (frag.p) facts.appendChild(text("span", "result-project", frag.p));
+      if (frag.d) facts.appendChild(text("span", "result-date", frag.d.slice(0, 10)));
+      facts.appendChild(text("span", "result-kind", label));
+      li.appendChild(facts);
+      var snip = core.snippet(event[2], r.terms);
+      var para = text("p", "snippet");
+      snip.pieces.forEach(function (piece) {
+        para.appendChild(piece[1] ? text("mark", null, piece[0]) : document.createTextNode(piece[0]));
+      });
+      li.appendChild(para);
+    }
+  }
+
+  /* ---- session page opened from a result: mark the words in the target event ---- */
+  function highlight() {
+    var hl = (params().get("hl") || "").trim();
+    if (!hl || !document.body.classList.contains("session-page")) return;
+    var terms = hl.toLowerCase().split(/\s+/).filter(Boolean);
+    var id = location.hash ? decodeURIComponent(location.hash.slice(1)) : "";
+    var target = id ? document.getElementById(id) : document.querySelector(".session-header");
+    if (!target) return;
+    var apply = function () {
+      var core = window.SessiteSearchCore;
+      var tokenRe = /[\p{L}\p{N}_]+/gu;
+      function hit(raw) {
+        var pieces = core.tokenParts(raw);
+        for (var i = 0; i < pieces.length; i++) {
+          var low = pieces[i].toLowerCase();
+          for (var j = 0; j < terms.length; j++) {
+            var t = terms[j];
+            if (low.lastIndexOf(t, 0) === 0) return true;
+            // stems ending in i come from words ending in y (happy -> happi)
+            if (t.length > 2 && t.charAt(t.length - 1) === "i" && low.lastIndexOf(t.slice(0, -1) + "y", 0) === 0) return true;
+          }
+        }
+        return false;
+      }
+      var walker = document.createTreeWalker(target, NodeFilter.SHOW_TEXT, null);
+      var nodes = [], node;
+      while ((node = walker.nextNode())) nodes.push(node);
+      var first = null;
+      nodes.forEach(function (n) {
+        var value = n.nodeValue, m, last = 0, frag = null;
+        tokenRe.lastIndex = 0;
+        while ((m = tokenRe.exec(value)) !== null) {
+          if (!hit(m[0])) continue;
+          frag = frag || document.createDocumentFragment();
+          if (m.index > last) frag.appendChild(document.createTextNode(value.slice(last, m.index)));
+          var mark = document.createElement("mark");
+          mark.className = "search-hit";
+          mark.textContent = m[0];
+          frag.appendChild(mark);
+          if (!first) first = mark;
+          last = m.index + m[0].length;
+        }
+        if (!frag) return;
+        if (last < value.length) frag.appendChild(document.createTextNode(value.slice(last)));
+        n.parentNode.replaceChild(frag, n);
+      });
+      target.classList.add("search-target");
+      if (first) {
+        for (var el = first; el && el !== document.body; el = el.parentElement) {
+          if (el.tagName === "DETAILS") el.open = true;
+          if (el.hasAttribute && el.hasAttribute("data-collapsible") && el.classList.contains("collapsed")) {
+            var button = el.querySelector("[data-expand]");
+            if (button) button.click(); else el.classList.remove("collapsed");
+          }
+        }
+        first.scrollIntoView({ block: "center" });
+      }
+    };
+    if (window.SessiteSearchCore) apply();
+    else loadScript(root + "static/search-core.js").then(apply, function () { /* no highlight */ });
+  }
+
+  ready(function () {
+    root = document.body.dataset.root || "";
+    initHeaderBox();
+    initSearchPage();
+    highlight();
+  });
+})();

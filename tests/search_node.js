@@ -1,0 +1,124 @@
+/* Node side of the search tests: runs the vendored lunr.js and static/search-core.js
+   on a built site's index files. Reads one JSON request on stdin, writes one JSON answer.
+
+   {"op": "query", "site": DIR, "queries": [...], "monolithic": FILE?, "top": 10, "patch": true}
+   {"op": "tokens", "texts": [...]}
+   {"op": "stem", "words": [...]}          -> lunr.js stems and stop-word flags
+   {"op": "load", "index": FILE, "patch": false, "terms": [...]}  -> load a serialized index, look terms up
+*/
+"use strict";
+const fs = require("fs");
+const path = require("path");
+const vm = require("vm");
+
+const REPO = path.resolve(__dirname, "..");
+const lunr = require(path.join(REPO, "static/vendor/lunr/lunr.min.js"));
+const Core = require(path.join(REPO, "static/search-core.js"));
+
+function readRequest() {
+  return JSON.parse(fs.readFileSync(0, "utf8"));
+}
+
+/* Evaluate a site's search/*.js file with a sessiteSearch that stores what it registers. */
+function loadSiteFile(file, sink) {
+  const context = vm.createContext({ sessiteSearch: sink });
+  vm.runInContext(fs.readFileSync(file, "utf8"), context, { filename: file });
+}
+
+function siteLoader(site, core) {
+  let meta = null;
+  const loaded = new Set();
+  const bytes = { meta: 0, chunks: 0 };
+  const sink = {
+    meta: (m) => { meta = m; },
+    chunk: (id, entries) => core.addChunk(id, entries),
+    frag: () => {},
+  };
+  const metaFile = path.join(site, "search", "meta.js");
+  loadSiteFile(metaFile, sink);
+  bytes.meta = fs.statSync(metaFile).size;
+  return {
+    meta,
+    bytes,
+    ensure(ids) {
+      ids.forEach((id) => {
+        if (loaded.has(id)) return;
+        const file = path.join(site, "search", "t", id + ".js");
+        loadSiteFile(file, sink);
+        bytes.chunks += fs.statSync(file).size;
+        loaded.add(id);
+      });
+    },
+  };
+}
+
+function now() { return Number(process.hrtime.bigint()) / 1e6; }
+
+function opQuery(req) {
+  const core = Core.create(lunr, { patch: req.patch !== false });
+  const site = siteLoader(req.site, core);
+  const top = req.top || 10;
+  let mono = null;
+  if (req.monolithic) mono = lunr.Index.load(JSON.parse(fs.readFileSync(req.monolithic, "utf8")));
+  const out = [];
+  for (const q of req.queries) {
+    const words = core.parseQuery(q);
+    const plan = core.plan(words, site.meta.bounds);
+    site.ensure(plan.chunks);
+    const t0 = now();
+    const found = core.run(words, plan.chunks, site.meta.fields);
+    const results = found.results;
+    const ms = now() - t0;
+    const item = {
+      query: q,
+      words: words.map((w) => [w.text, w.exact, w.prefix]),
+      chunks: plan.chunks,
+      broad: found.broad,
+      total: results.length,
+      ms,
+      top: results.slice(0, top).map((r) => ({ ref: r.ref, score: r.score, ev: r.ev, terms: r.terms })),
+    };
+    if (mono) item.mono = core.search(mono, words).slice(0, top).map((r) => ({ ref: r.ref, score: r.score }));
+    out.push(item);
+  }
+  return { results: out, bounds: site.meta.bounds.length };
+}
+
+function opTokens(req) {
+  const core = Core.create(lunr);
+  return { tokens: req.texts.map((t) => core.tokens(t)), words: req.texts.map((t) => core.parseQuery(t)) };
+}
+
+function opStem(req) {
+  const core = Core.create(lunr);
+  return {
+    stems: req.words.map((w) => lunr.stemmer(new lunr.Token(w)).toString()),
+    stop: req.words.map((w) => core.isStopWord(w)),
+  };
+}
+
+function opLoad(req) {
+  if (req.patch) Core.patchTokenSet(lunr);
+  const data = JSON.parse(fs.readFileSync(req.index, "utf8"));
+  let idx;
+  try {
+    idx = lunr.Index.load(data);
+  } catch (e) {
+    return { error: String(e && e.message || e) };
+  }
+  const inSet = new Set(idx.tokenSet.toArray());
+  const found = {};
+  for (const t of req.terms || []) {
+    found[t] = idx.query((q) => q.term(t, { usePipeline: false })).map((r) => r.ref);
+  }
+  const terms = data.invertedIndex.map((e) => e[0]);
+  return {
+    missing: terms.filter((t) => !inSet.has(t)).length,
+    extra: [...inSet].filter((t) => !(t in idx.invertedIndex)).length,
+    found,
+  };
+}
+
+const req = readRequest();
+const ops = { query: opQuery, tokens: opTokens, stem: opStem, load: opLoad };
+process.stdout.write(JSON.stringify(ops[req.op](req)));

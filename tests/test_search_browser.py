@@ -1,0 +1,137 @@
+"""Search in a real headless Chromium: type a word in the header box, follow a result to its event.
+
+Run from file:// (no worker, scripts only) and over HTTP (search in a Web Worker).
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+import pytest
+
+from conftest import EXAMPLE, build_site
+from search_support import StaticServer, read_views
+from sitegen.search import session_events
+from sitegen.search_index import tokens
+
+WORD = "CSRFProtect"  # occurs in one session of the example archive, first in a sub-agent's tool output
+
+
+@pytest.fixture(scope="module")
+def expected():
+    """(session page, anchor) of the first event of the example archive whose text has WORD."""
+    term = next(iter(tokens(WORD)))
+    for view in read_views(EXAMPLE):
+        for anchor, _, text in session_events(view):
+            if term in tokens(text):
+                return view.summary.url, anchor
+    raise AssertionError(f"{WORD} is not in the example archive")
+
+
+def _search_from_header(page, start_url: str, query: str):
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(start_url)
+    box = page.locator("form[data-site-search] input[type=search]")
+    box.fill(query)
+    box.press("Enter")
+    page.wait_for_url(re.compile(r"search\.html\?q="))
+    page.wait_for_function("() => { const s = document.querySelector('[data-search-status]'); return s && ['done', 'empty', 'error'].includes(s.dataset.state); }")
+    return errors
+
+
+def _follow_first_result(page, expected, errors):
+    url, anchor = expected
+    status = page.locator("[data-search-status]")
+    assert status.get_attribute("data-state") == "done", status.inner_text()
+    first = page.locator(".search-result .result-title a").first
+    first.wait_for()
+    assert url in first.get_attribute("href")
+    snippet = page.locator(".search-result .snippet").first
+    assert WORD in snippet.locator("mark").first.inner_text()
+    first.click()
+    page.wait_for_url(re.compile(re.escape(url.split("/")[-1]) + r"\?hl=.*#" + re.escape(anchor) + "$"))
+    target = page.locator(f"[id='{anchor}']")
+    mark = target.locator("mark.search-hit").first
+    mark.wait_for()
+    assert mark.inner_text() == WORD
+    assert mark.is_visible()
+    assert page.evaluate("() => document.querySelector(':target') && document.querySelector(':target').id") == anchor
+    assert errors == []
+
+
+def test_search_from_file_url_opens_the_event(example_site, page, expected):
+    _, site = example_site
+    errors = _search_from_header(page, (site / "index.html").as_uri(), WORD)
+    assert page.locator("[data-search-status]").get_attribute("data-engine") == "page"
+    _follow_first_result(page, expected, errors)
+
+
+def test_search_over_http_runs_in_a_worker(example_site, page, expected):
+    _, site = example_site
+    with StaticServer(site) as server:
+        url, _ = expected
+        errors = _search_from_header(page, server.url + url, WORD)  # start on a session page: root is ../
+        assert page.locator("[data-search-status]").get_attribute("data-engine") == "worker"
+        _follow_first_result(page, expected, errors)
+
+
+def test_filters_and_empty_results(example_site, page):
+    _, site = example_site
+    search = (site / "search.html").as_uri()
+    page.goto(search + "?q=" + quote("test"))
+    page.wait_for_function("() => document.querySelector('[data-search-status]').dataset.state === 'done'")
+    results = page.locator(".search-result")
+    total = results.count()
+    agents = page.locator(".search-result .result-meta .agent").all_inner_texts()
+    assert total > 1 and len(set(agents)) > 1
+    agent = agents[0]
+    page.select_option("select[name=agent]", agent)
+    page.wait_for_function("(n) => document.querySelectorAll('.search-result').length < n", arg=total)
+    assert set(page.locator(".search-result .result-meta .agent").all_inner_texts()) == {agent}
+    assert "agent=" in page.url
+    projects = page.locator("select[name=project] option").all_inner_texts()[1:]
+    other = next(p for p in projects if p not in page.locator(".search-result .result-project").all_inner_texts())
+    page.select_option("select[name=project]", other)
+    status = page.locator("[data-search-status]")
+    assert "No results" in status.inner_text() and "without them" in status.inner_text()
+    page.goto(search + "?q=" + quote("zzqqxxnothinglikethis"))
+    page.wait_for_function("() => document.querySelector('[data-search-status]').dataset.state === 'empty'")
+    assert "No results for “zzqqxxnothinglikethis”" in status.inner_text()
+    assert page.locator(".search-result").count() == 0
+    page.goto(search + "?q=" + quote("the of and"))
+    page.wait_for_function("() => document.querySelector('[data-search-status]').dataset.state === 'empty'")
+    assert "very common words" in status.inner_text()
+
+
+@pytest.mark.parametrize("query", ["std::vector", "application/json", "snake_case", "api/server.py", "http://", "\"*~^:"])
+def test_code_queries_do_not_break_the_page(example_site, page, query):
+    _, site = example_site
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto((site / "search.html").as_uri() + "?q=" + quote(query))
+    page.wait_for_function("() => ['done', 'empty'].includes(document.querySelector('[data-search-status]').dataset.state)")
+    assert errors == []
+    if query == "api/server.py":
+        assert page.locator(".search-result").count() >= 1
+
+
+def test_results_are_text_not_markup(tmp_path, page):
+    from xss_archive import write
+
+    site = tmp_path / "site"
+    build_site(write(tmp_path / "archive"), site)
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto((site / "search.html").as_uri() + "?q=" + quote("onerror iframe"))
+    page.wait_for_function("() => document.querySelector('[data-search-status]').dataset.state === 'done'")
+    assert page.locator(".search-result").count() >= 3
+    page.wait_for_function("() => document.querySelectorAll('.search-result .snippet').length > 0")
+    snippets = page.locator(".search-result .snippet").all_inner_texts()
+    assert any("<img" in s or "<iframe" in s for s in snippets)
+    assert page.locator(".search-results img, .search-results iframe, .search-results script, .search-results svg").count() == 0
+    page.locator(".search-result .result-title a").first.click()
+    page.wait_for_load_state("load")
+    assert page.evaluate("() => window.__xss") is None
+    assert dialogs == []
