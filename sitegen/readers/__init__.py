@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Sequence
 
 from .base import Problems, Reader, iter_jsonl, load_json, parse_time, sniff
 

@@ -20,7 +20,6 @@ Things the format does that the reader undoes:
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections import Counter
 from dataclasses import replace
@@ -29,12 +28,12 @@ from typing import Any, Iterable, Iterator
 
 from ..model import Block, Event, GitRefs, Kind, Session, SourceRef, ToolCategory, Usage, make_session_id
 from .base import Problems, as_text, first_json_lines, iter_jsonl, load_json, parse_time, sniff
+from ._util import project_of as _project, shorten as _shorten, text_of as _str, to_int as _int, unified_diff as _diff
 
 NAME = "claude_code"
 AGENT = "claude-code"
 TITLE_LIMIT = 100
 # Beyond this many lines a diff is written as plain removal + addition (difflib is quadratic).
-_DIFF_MAX_LINES = 4000
 
 _CATEGORY = {
     "Bash": ToolCategory.SHELL,
@@ -217,16 +216,6 @@ class _Ids:
         return f"{base}-{n}"
 
 
-def _int(value: Any) -> int:
-    if isinstance(value, bool):
-        return 0
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float):
-        return int(value)
-    return 0
-
-
 def _usage(raw: Any) -> Usage | None:
     if not isinstance(raw, dict):
         return None
@@ -237,15 +226,6 @@ def _usage(raw: Any) -> Usage | None:
         cache_write_tokens=_int(raw.get("cache_creation_input_tokens")),
     )
     return usage or None
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _shorten(text: str, limit: int = TITLE_LIMIT) -> str:
-    flat = " ".join(text[: limit * 8].split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
 def _inner(text: str, tag: str) -> str | None:
@@ -260,26 +240,6 @@ def _inner(text: str, tag: str) -> str | None:
 
 def _strip_ansi(text: str) -> str:
     return _ANSI.sub("", text) if "\x1b" in text else text
-
-
-def _project(cwd: str | None) -> str | None:
-    if not cwd:
-        return None
-    name = cwd.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
-    return name or None
-
-
-def _diff(path: str | None, old: str, new: str) -> str:
-    a = old.splitlines()
-    b = new.splitlines()
-    label = path or "file"
-    head = ["--- /dev/null" if not old else f"--- {label}", f"+++ {label}"]
-    if len(a) + len(b) > _DIFF_MAX_LINES or not a:
-        body = [f"@@ -{1 if a else 0},{len(a)} +{1 if b else 0},{len(b)} @@"] if (a or b) else []
-        body += ["-" + line for line in a] + ["+" + line for line in b]
-        return "\n".join(head + body)
-    lines = list(difflib.unified_diff(a, b, lineterm="", n=3))
-    return "\n".join(head + lines[2:]) if lines else ""
 
 
 def _patch_diff(path: str | None, hunks: list[Any]) -> str | None:

@@ -44,6 +44,7 @@ from typing import Any, Iterator
 
 from ..model import Block, Event, GitRefs, Kind, Session, SourceRef, ToolCategory, Usage, make_session_id
 from .base import Problems, as_text, first_json_lines, iter_jsonl, parse_time, sniff
+from ._util import project_of as _project, shorten as _shorten, text_of as _str, to_int as _int
 
 NAME = "codex"
 AGENT = "codex"
@@ -187,32 +188,6 @@ def _is_bare_item(rec: dict[str, Any]) -> bool:
 
 
 # --------------------------------------------------------------------------- small helpers
-
-
-def _int(value: Any) -> int:
-    if isinstance(value, bool):
-        return 0
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float):
-        return int(value)
-    return 0
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _shorten(text: str, limit: int = TITLE_LIMIT) -> str:
-    flat = " ".join(text[: limit * 8].split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
-
-
-def _project(cwd: str | None) -> str | None:
-    if not cwd:
-        return None
-    parts = [p for p in re.split(r"[\\/]+", cwd) if p]
-    return parts[-1] if parts else None
 
 
 def _usage(raw: Any) -> Usage | None:

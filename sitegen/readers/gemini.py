@@ -29,6 +29,7 @@ from typing import Any, Iterator
 
 from ..model import Block, Event, Kind, Session, SourceRef, ToolCategory, Usage, make_session_id
 from .base import Problems, as_text, iter_jsonl, load_json, parse_time, sniff
+from ._util import shorten as _shorten, text_of as _str, to_int as _int
 
 NAME = "gemini"
 AGENT = "gemini-cli"
@@ -221,23 +222,6 @@ def top_level_keys(text: str) -> tuple[dict[str, Any], bool]:
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def _int(value: Any) -> int:
-    if isinstance(value, bool):
-        return 0
-    if isinstance(value, (int, float)):
-        return int(value)
-    return 0
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _shorten(text: str, limit: int = TITLE_LIMIT) -> str:
-    flat = " ".join(text[: limit * 8].split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
 def usage_of(tokens: Any) -> Usage | None:

@@ -23,6 +23,7 @@ from typing import Any, Iterator
 from ..exports import read_hail_file
 from ..model import Block, Event, GitRefs, Kind, Session, SourceRef, ToolCategory, Usage, make_session_id
 from .base import Problems, as_text, iter_jsonl, load_json, parse_time, sniff
+from ._util import text_of as _str
 
 _MESSAGE_KINDS = {
     "UserMessage": Kind.USER,
@@ -250,10 +251,6 @@ def _file_stem(path: Path) -> str:
 def _project(cwd: str) -> str | None:
     parts = [p for p in re.split(r"[\\/]+", cwd) if p]
     return parts[-1] if parts else None
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
 
 
 def _looks_like_patch(text: str) -> bool:
