@@ -31,6 +31,7 @@ Design (see also ``sitegen/search.py``):
 from __future__ import annotations
 
 import json
+import multiprocessing
 import re
 import struct
 import tempfile
@@ -38,6 +39,7 @@ import unicodedata
 import zlib
 from array import array
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 from typing import Any, BinaryIO, Iterable, Iterator
 
@@ -80,6 +82,11 @@ class LunrJsStemmer(PorterStemmer):
         # lunr.js's step 1a wants a letter before "sses"/"ies": the bare words only lose their s.
         if self.b[self.k0 : self.k + 1] in ("sses", "ies"):
             self.k -= 1
+            return
+        # lunr.js's step 1b wants a letter before "eed" too (/^(.+?)eed$/): a bare "eed"
+        # (or "eeds") falls to the -ed rule instead and becomes "e".
+        if self.b[self.k0 : self.k + 1] in ("eed", "eeds"):
+            self.k = self.k0
             return
         super().step1ab()
 
@@ -323,6 +330,17 @@ def _one_line(text: str, limit: int) -> str:
     return " ".join(text[: limit * 2].split())[:limit]
 
 
+FORK_POSTINGS = 500_000  # below this many postings, encoding in forked processes costs more than it saves
+_FORKED: tuple | None = None  # (state, chunks, weights, norms) for forked encoders, set just before they fork
+
+
+def _encode_range(span: tuple[int, int]) -> list[bytes]:
+    """In a forked process: the chunk files ``span`` of the parent's index."""
+    assert _FORKED is not None, "only runs in a process forked by IndexState.files"
+    state, chunks, weights, norms = _FORKED
+    return [js_call("chunk", n, [state.encode(t, weights, norms) for t in chunks[n]]) for n in range(*span)]
+
+
 def fragment_url(doc: int, pack: int) -> str:
     return f"search/f/{doc // 1000}/{doc}-{pack}.js"
 
@@ -414,14 +432,62 @@ class IndexState:
 
     # ---- output
 
-    def files(self) -> Iterator[tuple[str, bytes]]:
-        """Every file of ``search/``: snippets, term chunks, then meta.js. Consumes the state."""
+    def files(self, jobs: int = 1) -> Iterator[tuple[str, bytes]]:
+        """Every file of ``search/``: snippets, term chunks, then meta.js. Consumes the state.
+
+        With ``jobs`` > 1 and a large index, the chunks are encoded by forked
+        processes (they read the postings copy-on-write) while this one writes
+        the snippet files.
+        """
         try:
+            weights = ChunkWeights(self.count, {"title": sum(self.title_lengths), "body": sum(self.body_lengths)})
+            norms = {"title": weights.norms("title", self.title_lengths), "body": weights.norms("body", self.body_lengths)}
+            chunks = self.chunks()
+            encoded = self._encode_forked(chunks, weights, norms, jobs)
             yield from self._fragments()
-            yield from self._index()
+            if encoded is None:
+                encoded = ([js_call("chunk", n, [self.encode(t, weights, norms) for t in terms])] for n, terms in enumerate(chunks))
+            number = 0
+            for batch in encoded:
+                for data in batch:
+                    yield f"search/t/{number}.js", data
+                    number += 1
+            self.postings.clear()
+            yield "search/meta.js", js_call("meta", self._meta([terms[0] for terms in chunks]))
         finally:
             if self.spill is not None:
                 self.spill.close()
+
+    def _encode_forked(self, chunks: list[list[str]], weights: ChunkWeights, norms: dict, jobs: int) -> Iterator[list[bytes]] | None:
+        """Chunk files in order, encoded by ``jobs`` forked processes; None where that is not worth it or possible."""
+        postings = sum(len(a) for a in self.postings.values()) // self.RECORD
+        if jobs < 2 or postings < FORK_POSTINGS or "fork" not in multiprocessing.get_all_start_methods():
+            return None
+        global _FORKED
+        _FORKED = (self, chunks, weights, norms)
+        step = max(1, len(chunks) // (jobs * 8))
+        ranges = [(start, min(start + step, len(chunks))) for start in range(0, len(chunks), step)]
+        try:
+            pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+            futures = [pool.submit(_encode_range, r) for r in ranges]  # the workers fork now, with the postings complete
+        except (OSError, RuntimeError):
+            _FORKED = None
+            return None
+
+        def results() -> Iterator[list[bytes]]:
+            global _FORKED
+            try:
+                for (start, end), future in zip(ranges, futures):
+                    try:
+                        batch = future.result()
+                    except Exception:  # noqa: BLE001 - a lost worker: encode its part here
+                        batch = [js_call("chunk", n, [self.encode(t, weights, norms) for t in chunks[n]]) for n in range(start, end)]
+                    yield batch
+            finally:
+                pool.shutdown(cancel_futures=True)
+                _FORKED = None
+
+        return results()
 
     def _fragments(self) -> Iterator[tuple[str, bytes]]:
         if self.spill is None:
@@ -461,14 +527,8 @@ class IndexState:
             chunks.append(current)
         return chunks
 
-    def _index(self) -> Iterator[tuple[str, bytes]]:
-        weights = ChunkWeights(self.count, {"title": sum(self.title_lengths), "body": sum(self.body_lengths)})
-        norms = {"title": weights.norms("title", self.title_lengths), "body": weights.norms("body", self.body_lengths)}
-        bounds = []
-        for number, terms in enumerate(self.chunks()):
-            bounds.append(terms[0])
-            yield f"search/t/{number}.js", js_call("chunk", number, [self.encode(term, weights, norms) for term in terms])
-        meta = {
+    def _meta(self, bounds: list[str]) -> dict:
+        return {
             "v": FORMAT_VERSION,
             "lunr": LUNR_JS_VERSION,
             "fields": [name for name, _ in FIELDS],
@@ -479,7 +539,6 @@ class IndexState:
             "docs": self.docs.tolist(),
             "pack": PACK_EVENTS,
         }
-        yield "search/meta.js", js_call("meta", meta)
 
     def encode(self, term: str, weights: ChunkWeights, norms: dict[str, list[float]]) -> list:
         """``[term, title docs, title weights, body docs, body weights, e1, (e2, (e3))]``; frees the term.

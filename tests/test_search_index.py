@@ -114,7 +114,8 @@ def _vocabulary(limit: int = 25_000) -> list[str]:
                 continue
             if len(words) > limit * 3:
                 break
-    words.update(["key", "keys", "survey", "monkey", "try", "lay", "happy", "day", "toy", "sky", "yyy", "ayy", "employ", "deploy", "query", "queries", "sses", "ies", "ses", "sss"])
+    words.update(["key", "keys", "survey", "monkey", "try", "lay", "happy", "day", "toy", "sky", "yyy", "ayy", "employ", "deploy", "query", "queries", "sses", "ies", "ses", "sss",
+                  "eed", "eeds", "feed", "agreed", "seeds", "speed", "exceed"])
     return sorted(words)[:: max(1, len(words) // limit)]
 
 
@@ -396,6 +397,15 @@ def test_parallel_sequential_and_incremental_builds_write_the_same_index(tmp_pat
     clean = build_site(archive, tmp_path / "clean", jobs=1, cache_dir=cache / "clean")
     assert _search_files(tmp_path / "two") == _search_files(tmp_path / "clean")
     assert _search_files(tmp_path / "two") != _search_files(tmp_path / "one")
+
+
+def test_forked_chunk_encoding_writes_the_same_files(generated, monkeypatch):
+    import sitegen.search_index as search_index
+
+    monkeypatch.setattr(search_index, "FORK_POSTINGS", 0)
+    serial = dict(state_of(generated, chunk_bytes=3000).files(jobs=1))
+    forked = dict(state_of(generated, chunk_bytes=3000).files(jobs=2))
+    assert list(serial) == list(forked) and serial == forked
 
 
 def test_snippet_files_are_inert_data(tmp_path):
