@@ -12,7 +12,7 @@ still equals one monolithic index's). Output:
   normalizes the query exactly as the build normalized the text.
 - ``search/meta.js``: chunk boundaries and per-session filter facts.
 - ``search/t/<n>.js``: term chunks.
-- ``search/f/<k>/<session>-<pack>.js``: snippet text, fetched for the results
+- ``search/f/<k>/<n>-<pack>.js``: snippet text of session number n, fetched for the results
   on screen only.
 
 All are scripts calling ``sessiteSearch.<kind>(...)``, so they load through
@@ -29,6 +29,7 @@ after redaction: ``collect()`` sees sessions the build already redacted.
 
 from __future__ import annotations
 
+import os
 from typing import Any, Iterable
 
 from lunr.builder import Builder
@@ -144,6 +145,7 @@ class SearchIndex:
     name = "search"
 
     def __init__(self, config: SiteConfig | None = None) -> None:
+        self.jobs = min(getattr(config, "jobs", 0) or os.cpu_count() or 1, 4)
         self.state: IndexState | None = None  # made on first add: workers only collect
         self.ids: list[str] = []
         self.agents: set[str] = set()
@@ -167,7 +169,7 @@ class SearchIndex:
 
     def write(self, writer: SiteWriter, renderer: Renderer, problems: Problems) -> None:
         state, self.state = self.state or IndexState(), None
-        for url, data in state.files():
+        for url, data in state.files(self.jobs):
             writer.write(url, data)
         page = Page("search.html", "search.html", {"agents": sorted(self.agents), "projects": sorted(self.projects)}, tuple(self.ids))
         try:
