@@ -16,6 +16,7 @@ from markupsafe import Markup
 
 from . import __version__
 from .markup import highlight_code, markdown, render_diff
+from .charts import format_count as compact_count, format_seconds
 from .insights_pages import register_jinja as register_insights
 from .pages import Page
 from .reflinks import RefHelpers
@@ -29,29 +30,13 @@ def format_time(value: datetime | None) -> str:
 
 
 def format_duration(value: timedelta | None) -> str:
-    if value is None:
-        return ""
-    seconds = int(value.total_seconds())
-    if seconds < 60:
-        return f"{seconds}s"
-    minutes, seconds = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{minutes}m {seconds:02d}s"
-    hours, minutes = divmod(minutes, 60)
-    if hours < 48:
-        return f"{hours}h {minutes:02d}m"
-    return f"{hours // 24}d {hours % 24}h"
+    """A session's duration in the page's words (one formatter for pages and charts)."""
+    return "" if value is None else format_seconds(value.total_seconds())
 
 
 def format_count(value: int | None) -> str:
-    """Compact human number: 950, 12.3k, 4.5M."""
-    if not value:
-        return "0"
-    if value < 1000:
-        return str(value)
-    if value < 1_000_000:
-        return f"{value / 1000:.1f}k".replace(".0k", "k")
-    return f"{value / 1_000_000:.1f}M".replace(".0M", "M")
+    """Compact human number: 950, 12.3k, 4.5M (one formatter for pages and charts)."""
+    return compact_count(value or 0)
 
 
 def pretty_json(value: Any) -> str:
