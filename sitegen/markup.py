@@ -12,9 +12,9 @@ from functools import lru_cache
 
 import mistune
 from markupsafe import Markup, escape
-from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
+from pygments.token import STANDARD_TYPES, Text, Whitespace, _TokenType
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.util import ClassNotFound
 
@@ -24,7 +24,7 @@ HIGHLIGHT_LIMIT = 64 * 1024
 MARKDOWN_LIMIT = 256 * 1024
 
 _SAFE_SCHEMES = ("http:", "https:", "mailto:")
-_FORMATTER = HtmlFormatter(cssclass="hl", nowrap=False)
+_UNSTYLED = frozenset((Text, Whitespace))
 
 
 def safe_url(url: str) -> str | None:
@@ -75,12 +75,55 @@ def lexer_for(language: str | None = None, filename: str | None = None) -> Lexer
     return None
 
 
+@lru_cache(maxsize=1024)
+def _css_class(token: _TokenType) -> str:
+    """pygments' short CSS class of a token type (its nearest standard ancestor's)."""
+    while token not in STANDARD_TYPES:
+        token = token.parent
+    return STANDARD_TYPES[token]
+
+
+def _text(value: str) -> str:
+    """Escaped for an element's content (quotes need no escaping there; never use in an attribute)."""
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def element_text(value: object) -> Markup:
+    """Untrusted text as the content of an element such as <pre>: like autoescaping, but
+    quotes stay quotes (JSON and code are full of them). Markup passes through as it is."""
+    if hasattr(value, "__html__"):
+        return Markup(value)
+    return Markup(_text(str(value)))
+
+
+def _highlighted(code: str, lexer: Lexer) -> str:
+    """What pygments' HtmlFormatter gives, leaner: runs of one class share a span, and
+    plain text and whitespace get none (they are not coloured). A page of code is
+    mostly spans, so this is a good part of a session page's size."""
+    out = ['<div class="hl"><pre>']
+    run: list[str] = []
+    cls = ""
+    for _, token, value in lexer.get_tokens_unprocessed(code):
+        this = "" if token in _UNSTYLED else _css_class(token)
+        if this != cls and run:
+            text = _text("".join(run))
+            out.append(f'<span class="{cls}">{text}</span>' if cls else text)
+            run = []
+        cls = this
+        run.append(value)
+    if run:
+        text = _text("".join(run))
+        out.append(f'<span class="{cls}">{text}</span>' if cls else text)
+    out.append("</pre></div>\n")
+    return "".join(out)
+
+
 def highlight_code(code: str, language: str | None = None, filename: str | None = None) -> Markup:
     """Code as highlighted HTML; plain escaped <pre> when too big or unknown."""
     lexer = lexer_for(language, filename) if len(code) <= HIGHLIGHT_LIMIT else None
     if lexer is None:
-        return Markup('<pre class="code">') + escape(code) + Markup("</pre>")
-    return Markup(highlight(code, lexer, _FORMATTER))
+        return Markup(f'<pre class="code">{_text(code)}</pre>')
+    return Markup(_highlighted(code, lexer))
 
 
 _DIFF_CLASSES = {"+": "gi", "-": "gd", "@": "gu"}
@@ -93,8 +136,8 @@ def render_diff(diff: str) -> Markup:
     for line in diff.splitlines(keepends=True):
         head = line[:3]
         cls = "gh" if head in ("---", "+++") or line.startswith(("diff ", "index ", "*** ")) else _DIFF_CLASSES.get(line[:1])
-        text = escape(line)
-        out.append(f'<span class="{cls}">{text}</span>' if cls else str(text))
+        text = _text(line)
+        out.append(f'<span class="{cls}">{text}</span>' if cls else text)
     out.append("</pre></div>")
     return Markup("".join(out))
 

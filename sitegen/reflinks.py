@@ -12,6 +12,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from .markup import element_text
 from .refs import KIND_SINGULAR, Forge, RefKey, Repo, SessionRefs, repo_url, session_refs
 
 HEADER_LIMIT = 24  # refs shown in the header before the rest fold away
@@ -133,7 +134,7 @@ class RefHelpers:
         if not found or not text:
             return text
         tokens, root, refs = found
-        return Markup(_LINKABLE.sub(_replacer(tokens, root, self.forge, refs), str(escape(text))))
+        return Markup(_LINKABLE.sub(_replacer(tokens, root, self.forge, refs), str(element_text(text))))
 
 
 # Anything that could be a token extraction recorded; only recorded tokens become links.

@@ -15,7 +15,7 @@ from jinja2 import ChoiceLoader, Environment, FileSystemBytecodeCache, FileSyste
 from markupsafe import Markup
 
 from . import __version__
-from .markup import highlight_code, markdown, render_diff
+from .markup import element_text, highlight_code, markdown, render_diff
 from .charts import format_count as compact_count, format_seconds
 from .insights_pages import register_jinja as register_insights
 from .pages import Page
@@ -72,6 +72,7 @@ class Renderer:
         )
         self.env.filters.update(
             markdown=markdown,
+            text=element_text,  # <pre> content: escaped, quotes kept
             code=lambda text, language=None, filename=None: highlight_code(text or "", language, filename),
             diff=render_diff,
             time=format_time,
