@@ -213,7 +213,7 @@ def _with_config_file(config: SiteConfig, archive: Path | None, config_file: Pat
 @click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None, help="Settings file for redaction patterns and include/exclude (default: sessite.toml beside INPUT).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only problems.")
 def convert_command(source: Path, fmt: str, output: str, no_redact: bool, config_file: Path | None, quiet: bool) -> None:
-    """Convert INPUT (a session file or folder in any format sessite reads) to AICS, HAIL or Markdown.
+    """Convert INPUT (a session file or folder in any format sessite reads, or a .gz of one file such as a site's download) to AICS, HAIL or Markdown.
 
     A folder OUTPUT gets one file per session; a file OUTPUT holds every session
     (AICS) or the only one (HAIL, Markdown). Reading an AICS or HAIL file sessite

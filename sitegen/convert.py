@@ -10,20 +10,24 @@ Where the output goes:
 
 Secrets are redacted exactly as in a build (on unless ``--no-redact``; the
 archive's sessite.toml patterns and allow-list apply). Files are written
-atomically; nothing is written inside a folder given as INPUT.
+atomically; nothing is written inside a folder given as INPUT. INPUT may be a
+gzip file (``.gz``, such as a site's download): it is read as what it holds.
 """
 
 from __future__ import annotations
 
+import gzip
 import os
+import shutil
 import sys
 import tempfile
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Iterator, Sequence
 
-from .exports import SUFFIXES, aics_bytes, export_session
+from .exports import SUFFIXES, aics_chunks, export_chunks
 from .model import Problem, Session
 from .readers import Problems, discover
 from .redact import Redactor
@@ -60,9 +64,24 @@ def convert(source: Path, fmt: str, output: str | Path, redactor: Redactor | Non
     out_path = None if kind == "stdout" else Path(output).resolve()
     if out_path is not None and source.is_dir() and (out_path == source or source in out_path.parents):
         raise ConvertError(f"{output} is inside the input folder {source}; it would be read as sessions next time")
-    root = source if source.is_dir() else source.parent
-    problems = Problems(root)
     report = ConvertReport()
+    if source.is_file() and source.name.lower().endswith(".gz"):
+        sessions, report.problems = _read_gzipped(source, redactor, include, exclude)
+    else:
+        sessions, report.problems = _read(source, source if source.is_dir() else source.parent, redactor, include, exclude)
+    report.redactions = redactor.counts if redactor is not None else Counter()
+    report.sessions = len(sessions)
+    if not sessions:
+        raise ConvertError(f"no sessions found in {source}")
+    if kind in ("file", "stdout") and fmt != "aics" and len(sessions) > 1:
+        raise ConvertError(f"{len(sessions)} sessions found, and a {fmt} file holds one: give a folder for -o (one file per session)")
+    _write_sessions(sessions, fmt, kind, out_path, output, report)
+    return report
+
+
+def _read(source: Path, root: Path, redactor: Redactor | None, include: Sequence[str], exclude: Sequence[str]) -> tuple[list[Session], list[Problem]]:
+    """Every session in ``source`` (redacted, source paths shown relative to ``root``) and the problems met."""
+    problems = Problems(root)
     sessions: list[Session] = []
     seen: dict[str, str] = {}
     for claim in discover(source, problems, include=include, exclude=exclude).claims:
@@ -78,41 +97,60 @@ def convert(source: Path, fmt: str, output: str | Path, redactor: Redactor | Non
                 sessions.append(replace(session, source=replace(session.source, path=display)))
         except Exception as exc:  # noqa: BLE001 - a reader bug costs only the rest of that file
             problems.add(claim.path, None, f"{claim.reader.name} reader failed ({type(exc).__name__}: {exc}); the rest of this file is skipped")
-    report.problems = problems.items
-    report.redactions = redactor.counts if redactor is not None else Counter()
-    report.sessions = len(sessions)
-    if not sessions:
-        raise ConvertError(f"no sessions found in {source}")
-    if kind in ("file", "stdout") and fmt != "aics" and len(sessions) > 1:
-        raise ConvertError(f"{len(sessions)} sessions found, and a {fmt} file holds one: give a folder for -o (one file per session)")
+    return sessions, problems.items
 
+
+def _read_gzipped(source: Path, redactor: Redactor | None, include: Sequence[str], exclude: Sequence[str]) -> tuple[list[Session], list[Problem]]:
+    """A gzip file (e.g. a site's ``<id>.hail.jsonl.gz`` download): read what it holds, as if it were
+    ``source`` without ``.gz``. The readers take plain files, so it is unpacked to a temporary one."""
+    shown = source.name
+    with tempfile.TemporaryDirectory(prefix="sessite-convert-") as tmp:
+        plain = Path(tmp) / shown[: -len(".gz")]
+        try:
+            with gzip.open(source, "rb") as packed, open(plain, "wb") as fh:
+                shutil.copyfileobj(packed, fh, 1024 * 1024)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise ConvertError(f"{source} is not a readable gzip file ({exc})") from None
+        sessions, problems = _read(plain, Path(tmp), redactor, include, exclude)
+    named = plain.name
+    sessions = [replace(s, source=replace(s.source, path=shown)) if s.source.path == named else s for s in sessions]
+    return sessions, [replace(p, source=shown + p.source[len(named):]) if p.source.startswith(named) else p for p in problems]
+
+
+def _write_sessions(sessions: list[Session], fmt: str, kind: str, out_path: Path | None, output: str | Path, report: ConvertReport) -> None:
+    """Write the export where ``kind`` says; record each file written in ``report``."""
     if kind == "stdout":
-        data = aics_bytes(sessions) if fmt == "aics" else export_session(sessions[0], fmt)
-        sys.stdout.buffer.write(data)
+        for chunk in _one_file(sessions, fmt):
+            sys.stdout.buffer.write(chunk)
         sys.stdout.buffer.flush()
-        return report
+        return
     assert out_path is not None
     if kind == "file":
-        data = aics_bytes(sessions) if fmt == "aics" else export_session(sessions[0], fmt)
-        _write(out_path, data)
+        _write(out_path, _one_file(sessions, fmt))
         report.written.append(out_path)
-        return report
+        return
     if out_path.exists() and not out_path.is_dir():
         raise ConvertError(f"{output} is a file; give a folder, or a name ending in {FILE_SUFFIXES[fmt][0]}")
     out_path.mkdir(parents=True, exist_ok=True)
     for session in sessions:
         target = out_path / f"{session.id}{SUFFIXES[fmt]}"
-        _write(target, export_session(session, fmt))
+        _write(target, export_chunks(session, fmt))
         report.written.append(target)
-    return report
 
 
-def _write(path: Path, data: bytes) -> None:
+def _one_file(sessions: list[Session], fmt: str) -> Iterator[bytes]:
+    """The pieces of a single-file export: every session for AICS, the only one otherwise."""
+    return aics_chunks(sessions) if fmt == "aics" else export_chunks(sessions[0], fmt)
+
+
+def _write(path: Path, chunks: Iterable[bytes]) -> None:
+    """Write the pieces to ``path`` atomically (a temporary file beside it, then a rename)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".sessite-", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            for chunk in chunks:
+                fh.write(chunk)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

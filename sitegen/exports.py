@@ -14,15 +14,21 @@ gains the reader's prefix (``aics-…``/``hail-…``), ``source`` names the expo
 file, and values the model holds that JSON cannot (tuples inside tool input,
 datetimes inside metadata) come back as their JSON form.
 
-The functions here are pure: session in, text out. ``session_exports`` plugs
-them into the build (``outputs.SESSION_OUTPUTS``): the files land beside the
-session's page as ``sessions/<id>.aics.json``, ``.hail.jsonl`` and ``.md``.
+The functions here are pure: session in, text out. Each format is one
+serializer that yields UTF-8 pieces (``aics_chunks``, ``hail_chunks``,
+``markdown_chunks``: a message, a line, an event at a time); ``aics_bytes``,
+``to_hail``, ``to_markdown`` … join them. ``session_exports`` plugs them into
+the build (``outputs.SESSION_OUTPUTS``), streaming the pieces through gzip so a
+huge session's text is never held whole: the files land beside the session's
+page as ``sessions/<id>.aics.json.gz``, ``.hail.jsonl.gz`` and ``.md.gz``.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import struct
+import zlib
 from dataclasses import fields, is_dataclass
 from datetime import datetime, timezone
 from enum import Enum
@@ -238,28 +244,74 @@ def to_aics(session: Session) -> dict[str, Any]:
 def aics_document(sessions: Iterable[Session]) -> dict[str, Any]:
     """Several sessions in one AICS 1.0 document (log.sessions)."""
     sessions = list(sessions)
-    creator = {"name": "sessite", "version": __version__}
-    agents = sorted({s.agent for s in sessions})
-    doc: dict[str, Any] = {"version": "1.0", "creator": creator}
-    log: dict[str, Any] = {"version": "1.0", "creator": creator}
-    if len(agents) == 1:
-        doc["browser"] = log["browser"] = {"name": agents[0]}
+    doc, log = _aics_frame(sessions)
     log["sessions"] = [_aics_session(s) for s in sessions]
     doc["log"] = log
     return doc
 
 
 def aics_bytes(sessions: Iterable[Session]) -> bytes:
-    doc = aics_document(sessions)
-    return encode(dumps(doc), doc)
+    return b"".join(aics_chunks(sessions))
+
+
+def aics_chunks(sessions: Iterable[Session]) -> Iterator[bytes]:
+    """The AICS document of ``aics_document`` as UTF-8 pieces, one message at a time, so a
+    huge session is never held as one string. Same bytes as ``dumps(aics_document(...))``."""
+    for text in _aics_texts(list(sessions)):
+        yield _encode_json(text)
+
+
+def _aics_frame(sessions: list[Session]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The document and its log without ``log`` / ``sessions`` (both come last)."""
+    creator = {"name": "sessite", "version": __version__}
+    agents = sorted({s.agent for s in sessions})
+    doc: dict[str, Any] = {"version": "1.0", "creator": creator}
+    log: dict[str, Any] = {"version": "1.0", "creator": creator}
+    if len(agents) == 1:
+        doc["browser"] = log["browser"] = {"name": agents[0]}
+    return doc, log
+
+
+def _aics_texts(sessions: list[Session]) -> Iterator[str]:
+    doc, log = _aics_frame(sessions)
+    yield _open_object(doc) + '"log":' + _open_object(log) + '"sessions":['
+    for index, session in enumerate(sessions):
+        if index:
+            yield ","
+        yield from _aics_session_texts(session)
+    yield "]}}"
+
+
+def _aics_session_texts(session: Session) -> Iterator[str]:
+    """``dumps(_aics_session(session))`` in pieces: head, each message, tail."""
+    yield _open_object(_aics_session_head(session)) + '"messages":['
+    count = 0
+    for message in _aics_session_messages(session):
+        yield ("," if count else "") + dumps(message)
+        count += 1
+    yield "]," + dumps(_aics_session_tail(session, count))[1:]
+
+
+def _open_object(value: dict[str, Any]) -> str:
+    """A non-empty object's JSON without its closing brace, ready for more keys."""
+    return dumps(value)[:-1] + ","
+
+
+def _encode_json(text: str) -> bytes:
+    """UTF-8 of JSON text; a lone surrogate (from a damaged source) becomes its ``\\uXXXX`` escape,
+    which is valid JSON since dumps leaves such characters only inside strings."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace")
 
 
 def _aics_session(session: Session) -> dict[str, Any]:
-    messages: list[dict[str, Any]] = []
-    for event in session.events:
-        _aics_messages(event, None, messages)
-    if not messages:  # AICS requires one message; an empty session gets a marked placeholder
-        messages.append({"id": "empty", "role": "system", "content": [{"type": "text", "text": ""}], "metadata": {EXT: {"placeholder": True}}})
+    messages = list(_aics_session_messages(session))
+    return {**_aics_session_head(session), "messages": messages, **_aics_session_tail(session, len(messages))}
+
+
+def _aics_session_head(session: Session) -> dict[str, Any]:
     out: dict[str, Any] = {"id": session.id}
     if session.title is not None:
         out["title"] = session.title
@@ -267,11 +319,25 @@ def _aics_session(session: Session) -> dict[str, Any]:
         out["startedAt"] = _iso(session.started)
     if session.ended:
         out["updatedAt"] = _iso(session.ended)
-    out["messages"] = messages
+    return out
+
+
+def _aics_session_messages(session: Session) -> Iterator[dict[str, Any]]:
+    empty = True
+    for event in session.events:
+        for message in _aics_messages(event, None):
+            empty = False
+            yield message
+    if empty:  # AICS requires one message; an empty session gets a marked placeholder
+        yield {"id": "empty", "role": "system", "content": [{"type": "text", "text": ""}], "metadata": {EXT: {"placeholder": True}}}
+
+
+def _aics_session_tail(session: Session, message_count: int) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     refs = {name: list(getattr(session.git, name)) for name in ("branches", "issues", "commits", "tags", "repos") if getattr(session.git, name)}
     if refs:
         out["gitRefs"] = refs
-    metadata: dict[str, Any] = {"message_count": len(messages)}
+    metadata: dict[str, Any] = {"message_count": message_count}
     if session.project:
         metadata["project"] = session.project
     metadata[EXT] = _session_ext(session)
@@ -279,7 +345,8 @@ def _aics_session(session: Session) -> dict[str, Any]:
     return out
 
 
-def _aics_messages(event: Event, parent: str | None, out: list[dict[str, Any]]) -> None:
+def _aics_messages(event: Event, parent: str | None) -> Iterator[dict[str, Any]]:
+    """The event's message, then its children's (flat, each naming its parent)."""
     parts: list[dict[str, Any]] = []
     roles: list[Any] = []  # what each content part holds, for the way back
     native = {"id", "timestamp", "model", "text", "diff", "raw"}
@@ -340,9 +407,9 @@ def _aics_messages(event: Event, parent: str | None, out: list[dict[str, Any]]) 
     if parent is not None:
         ext["parent"] = parent
     message["metadata"] = {EXT: ext}
-    out.append(message)
+    yield message
     for child in event.children:
-        _aics_messages(child, event.id, out)
+        yield from _aics_messages(child, event.id)
 
 
 def _aics_part(block: Block) -> tuple[dict[str, Any], str]:
@@ -458,10 +525,13 @@ def to_hail(session: Session) -> str:
 
 
 def hail_bytes(session: Session) -> bytes:
-    out = bytearray()
+    return b"".join(hail_chunks(session))
+
+
+def hail_chunks(session: Session) -> Iterator[bytes]:
+    """The HAIL file line by line, as UTF-8 (each line ends in a newline)."""
     for line, value in _hail_records(session):
-        out += encode(line, value) + b"\n"
-    return bytes(out)
+        yield encode(line, value) + b"\n"
 
 
 def hail_lines(session: Session) -> Iterator[str]:
@@ -787,6 +857,22 @@ def _hail_event_back(record: dict[str, Any], attrs: dict[str, Any], ext: dict[st
 
 def to_markdown(session: Session) -> str:
     """A readable Markdown transcript: facts, then every event (tool results under their call)."""
+    return "".join(markdown_texts(session))
+
+
+def markdown_chunks(session: Session) -> Iterator[bytes]:
+    """``to_markdown`` as UTF-8 pieces (one per event), for writing without the whole text."""
+    for text in markdown_texts(session):
+        yield encode(text)
+
+
+def markdown_texts(session: Session) -> Iterator[str]:
+    """The transcript's text in pieces: the lines joined by newlines, trailing newlines trimmed to one."""
+    return _trim_end(_joined(_md_groups(session)))
+
+
+def _md_groups(session: Session) -> Iterator[list[str]]:
+    """The transcript's lines, a group at a time: the title and facts, then each event."""
     from .enrich import session_title
 
     out: list[str] = [f"# {_md_line(session_title(session, 200))}", ""]
@@ -806,24 +892,50 @@ def to_markdown(session: Session) -> str:
     facts.append(("Source", f"`{session.source.path}`"))
     out += [f"- **{k}:** {_md_line(v)}" for k, v in facts]
     out.append("")
+    yield out
     results: dict[str, list[Event]] = {}
     calls = {e.call_id for e in _walk(session.events) if e.kind == Kind.TOOL_CALL and e.call_id}
     for event in _walk(session.events):
         if event.kind == Kind.TOOL_RESULT and event.call_id in calls:
             results.setdefault(event.call_id, []).append(event)
-    _md_events(session.events, 2, results, out)
-    return "\n".join(out).rstrip("\n") + "\n"
+    yield from _md_events(session.events, 2, results)
+
+
+def _joined(groups: Iterable[list[str]]) -> Iterator[str]:
+    """``"\\n".join`` of every group's lines, one group at a time."""
+    first = True
+    for lines in groups:
+        if lines:
+            yield ("" if first else "\n") + "\n".join(lines)
+            first = False
+
+
+def _trim_end(pieces: Iterable[str]) -> Iterator[str]:
+    """``text.rstrip("\\n") + "\\n"`` over pieces, holding back only a run of trailing newlines."""
+    pending = ""
+    for piece in pieces:
+        body = piece.rstrip("\n")
+        if body:
+            if pending:
+                yield pending
+            yield body
+            pending = piece[len(body):]
+        else:
+            pending += piece
+    yield "\n"
 
 
 _MD_TITLES = {Kind.USER: "User", Kind.ASSISTANT: "Assistant", Kind.SYSTEM: "System", Kind.THINKING: "Thinking", Kind.COMPACTION: "Compaction",
               Kind.TASK_START: "Task start", Kind.TASK_END: "Task end", Kind.UNKNOWN: "Unrecognized record"}
 
 
-def _md_events(events: Iterable[Event], level: int, results: dict[str, list[Event]], out: list[str]) -> None:
+def _md_events(events: Iterable[Event], level: int, results: dict[str, list[Event]]) -> Iterator[list[str]]:
+    """Each event's lines, then its children's, one event at a time."""
     hashes = "#" * min(level, 6)
     for event in events:
         if event.kind == Kind.TOOL_RESULT and event.call_id in results and event in results[event.call_id]:
             continue  # shown under its call
+        out: list[str] = []
         if event.kind == Kind.TOOL_CALL:
             head = f"Tool call: {event.tool_name or 'tool'}"
         elif event.kind == Kind.TOOL_RESULT:
@@ -863,8 +975,9 @@ def _md_events(events: Iterable[Event], level: int, results: dict[str, list[Even
         if event.diff and event.kind != Kind.TOOL_CALL:
             out += [_fence(event.diff, "diff"), ""]
         _md_blocks(event.blocks, out)
+        yield out
         if event.children:
-            _md_events(event.children, level + 1, results, out)
+            yield from _md_events(event.children, level + 1, results)
 
 
 def _md_blocks(blocks: Iterable[Block], out: list[str]) -> None:
@@ -889,7 +1002,9 @@ def _only_command(tool_input: Any) -> bool:
 
 
 def _fence(text: str, language: str) -> str:
-    longest = max((len(m) for m in re.findall(r"`{3,}|~{3,}", text or "")), default=0)
+    text = text or ""
+    # The substring test first: scanning every position with the regex is the slow part of a big export.
+    longest = max((len(m) for m in re.findall(r"`{3,}|~{3,}", text)), default=0) if "```" in text or "~~~" in text else 0
     fence = "`" * max(3, longest + 1)
     return f"{fence}{language}\n{text or ''}\n{fence}"
 
@@ -904,28 +1019,73 @@ def _md_time(dt: datetime | None) -> str:
 
 # -------------------------------------------------------------------- the build's per-session files
 
+GZIP_SUFFIX = ".gz"
+GZIP_LEVEL = 2  # see gzip_bytes
+_GZIP_BATCH = 256 * 1024
+
+
 def export_urls(session_id: str, formats: Iterable[str]) -> list[tuple[str, str]]:
-    """(format, url) of each export of a session, beside its page."""
-    return [(fmt, f"sessions/{session_id}{SUFFIXES[fmt]}") for fmt in formats if fmt in SUFFIXES]
+    """(format, url) of each export of a session, beside its page (gzip-compressed: ``<id>.hail.jsonl.gz``)."""
+    return [(fmt, f"sessions/{session_id}{SUFFIXES[fmt]}{GZIP_SUFFIX}") for fmt in formats if fmt in SUFFIXES]
 
 
 def session_exports(view: Any, config: Any) -> Iterator[tuple[str, bytes]]:
-    """SESSION_OUTPUTS entry: the (already redacted) session in every format the config asks for."""
+    """SESSION_OUTPUTS entry: the (already redacted) session in every format the config asks for,
+    each streamed into gzip so only the compressed file is ever held whole."""
     session = view.session
     for fmt, url in export_urls(session.id, getattr(config, "exports", ())):
-        if fmt == "aics":
-            yield url, aics_bytes([session])
-        elif fmt == "hail":
-            yield url, hail_bytes(session)
-        else:
-            yield url, encode(to_markdown(session))
+        yield url, gzip_bytes(export_chunks(session, fmt))
+
+
+def export_chunks(session: Session, fmt: str) -> Iterator[bytes]:
+    """One session in ``fmt`` as UTF-8 pieces; joined, they are ``export_session(session, fmt)``."""
+    if fmt == "aics":
+        return aics_chunks([session])
+    if fmt == "hail":
+        return hail_chunks(session)
+    if fmt == "markdown":
+        return markdown_chunks(session)
+    raise ValueError(f"unknown export format {fmt!r}")
 
 
 def export_session(session: Session, fmt: str) -> bytes:
-    if fmt == "aics":
-        return aics_bytes([session])
-    if fmt == "hail":
-        return hail_bytes(session)
-    if fmt == "markdown":
-        return encode(to_markdown(session))
-    raise ValueError(f"unknown export format {fmt!r}")
+    return b"".join(export_chunks(session, fmt))
+
+
+def gzip_bytes(chunks: Iterable[bytes], level: int = GZIP_LEVEL) -> bytes:
+    """A gzip file of the chunks, the same bytes for the same input on any machine: mtime 0,
+    no file name, OS byte "unknown", so an unchanged session gives an unchanged file.
+
+    Level 2: on 168 MB of benchmark exports it gave 5.3x at 150 MB/s; level 1 5.0x at
+    160 MB/s, level 3 5.5x at 115 MB/s, the default level 6 6.5x at 47 MB/s."""
+    deflate = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
+    xfl = b"\x04" if level == 1 else b"\x02" if level == 9 else b"\x00"
+    out = [b"\x1f\x8b\x08\x00\x00\x00\x00\x00" + xfl + b"\xff"]
+    crc = size = 0
+    for batch in _batched(chunks, _GZIP_BATCH):
+        crc = zlib.crc32(batch, crc)
+        size += len(batch)
+        out.append(deflate.compress(batch))
+    out.append(deflate.flush())
+    out.append(struct.pack("<II", crc, size & 0xFFFFFFFF))
+    return b"".join(out)
+
+
+def _batched(chunks: Iterable[bytes], size: int) -> Iterator[bytes]:
+    """Small chunks gathered to about ``size`` bytes (fewer zlib calls); a big chunk passes as it is."""
+    batch: list[bytes] = []
+    held = 0
+    for chunk in chunks:
+        if len(chunk) >= size:
+            if batch:
+                yield b"".join(batch)
+                batch, held = [], 0
+            yield chunk
+            continue
+        batch.append(chunk)
+        held += len(chunk)
+        if held >= size:
+            yield b"".join(batch)
+            batch, held = [], 0
+    if batch:
+        yield b"".join(batch)

@@ -30,7 +30,7 @@ def _register() -> None:
         FeedAndSitemap,  # sitemap.xml, feed.xml (only with a base URL)
     ])
     SESSION_OUTPUTS.extend([
-        session_exports,  # sessions/<id>.aics.json, .hail.jsonl, .md (config.exports)
+        session_exports,  # sessions/<id>.aics.json.gz, .hail.jsonl.gz, .md.gz (config.exports)
     ])
 
 

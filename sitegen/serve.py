@@ -121,7 +121,9 @@ class PreviewHandler(BaseHTTPRequestHandler):
             body = missing.read_bytes() if missing.is_file() else b"<!doctype html><title>Not found</title><h1>Not found</h1>"
             return self._send(404, self._inject(body), "text/html; charset=utf-8")
         body = target.read_bytes()
-        ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+        ctype, encoding = mimetypes.guess_type(target.name)
+        # A .gz download (the exports) is sent as the gzip file it is, as GitHub Pages does, not as its content type.
+        ctype = "application/gzip" if encoding == "gzip" else ctype or "application/octet-stream"
         if ctype == "text/html":
             body = self._inject(body)
             ctype += "; charset=utf-8"

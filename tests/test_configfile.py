@@ -87,7 +87,8 @@ def test_build_reads_the_archives_file_and_options_win(tmp_path):
     assert result.exit_code == 0, result.output
     assert "From the file" in (tmp_path / "a" / "index.html").read_text()
     sessions = sorted(p.name for p in (tmp_path / "a" / "sessions").iterdir())
-    assert {n.rsplit(".", 1)[1] for n in sessions} == {"html", "md"}  # markdown only
+    assert {n.split(".", 1)[1] for n in sessions if not n.endswith(".html")} == {"md.gz"}  # markdown only (gzip)
+    assert {n.rsplit(".", 1)[1] for n in sessions} == {"html", "gz"}
 
     result = _build([str(archive), "-o", str(tmp_path / "b"), "--title", "From the command", "--exports", "none", "--cache-dir", str(tmp_path / "c2")])
     assert result.exit_code == 0, result.output

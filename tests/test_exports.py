@@ -3,6 +3,7 @@ round trips through sessite's own readers for every reader's fixtures; ``sessite
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from dataclasses import fields, is_dataclass
@@ -15,7 +16,8 @@ from click.testing import CliRunner
 
 from conftest import EXAMPLE, FIXTURES, SAMPLES, build_site
 from sitegen.cli import main
-from sitegen.exports import aics_bytes, hail_bytes, to_aics, to_hail, to_markdown
+from sitegen.exports import (aics_bytes, aics_chunks, aics_document, dumps, export_session, hail_bytes, hail_chunks, markdown_chunks, session_exports,
+                             to_aics, to_hail, to_markdown)
 from sitegen.model import Event, Kind, Session, SourceRef, Usage
 from sitegen.readers import Problems, discover, registry
 
@@ -246,11 +248,12 @@ def test_times_offsets_and_odd_values_survive(tmp_path):
 
 
 def test_a_lone_surrogate_is_written_as_valid_json(tmp_path):
-    session = Session(id="s", source=SourceRef("x", "x"), agent="a", events=(Event(id="1", kind=Kind.USER, text="bad \udc80 byte"),))
+    session = Session(id="s", source=SourceRef("x", "x"), agent="a", events=(Event(id="1", kind=Kind.USER, text="bad \udc80 byte"),), title="t\ud800")
     for data, name in ((aics_bytes([session]), "s.aics.json"), (hail_bytes(session), "s.hail.jsonl")):
         data.decode("utf-8")
         (tmp_path / name).write_bytes(data)
         assert _read_clean(tmp_path / name).events[0].text == "bad \udc80 byte"
+    assert json.loads(aics_bytes([session])) == to_aics(session)  # escaped in place, the same document
 
 
 # ---------------------------------------------------------------- Markdown
@@ -281,16 +284,90 @@ def exported_site(tmp_path_factory):
     return report, out
 
 
+SITE_SUFFIXES = (".aics.json.gz", ".hail.jsonl.gz", ".md.gz")
+
+
 def test_each_session_page_has_its_exports_beside_it(exported_site, tmp_path):
     report, site = exported_site
     pages = sorted((site / "sessions").glob("*.html"))
     assert len(pages) == report.sessions
     for page in pages:
         stem = page.name[: -len(".html")]
-        for suffix in (".aics.json", ".hail.jsonl", ".md"):
+        for suffix in SITE_SUFFIXES:
             assert (site / "sessions" / f"{stem}{suffix}").is_file(), stem + suffix
-        back = _read_clean(site / "sessions" / f"{stem}.hail.jsonl")
+        assert not list((site / "sessions").glob(f"{stem}.*.json")) and not (site / "sessions" / f"{stem}.md").exists()  # only compressed
+        plain = tmp_path / f"{stem}.hail.jsonl"
+        plain.write_bytes(gzip.decompress((site / "sessions" / f"{stem}.hail.jsonl.gz").read_bytes()))
+        back = _read_clean(plain)
         assert back.id == f"hail-{stem}"
+        doc = json.loads(gzip.decompress((site / "sessions" / f"{stem}.aics.json.gz").read_bytes()))
+        assert aics_problems(doc) == [] and doc["log"]["sessions"][0]["id"] == stem
+        assert gzip.decompress((site / "sessions" / f"{stem}.md.gz").read_bytes()).startswith(b"# ")
+
+
+def test_site_exports_are_deterministic_gzip():
+    """mtime 0, no file name, same bytes every time: an unchanged session keeps its files."""
+    from sitegen.config import SiteConfig
+    from sitegen.enrich import build_view
+
+    config = SiteConfig(archive=EXAMPLE, output=Path("unused"))
+    for session in _read(EXAMPLE / "claude-code") + _read(EXAMPLE / "hail"):
+        view = build_view(session)
+        first, again = list(session_exports(view, config)), list(session_exports(view, config))
+        assert [u for u, _ in first] == [f"sessions/{session.id}{s}" for s in SITE_SUFFIXES]
+        assert first == again
+        for (url, data), fmt in zip(first, ("aics", "hail", "markdown")):
+            assert data[:4] == b"\x1f\x8b\x08\x00" and data[4:8] == b"\0\0\0\0", url  # deflate, no FNAME/FEXTRA/FCOMMENT flags, mtime 0
+            plain = export_session(session, fmt)
+            assert gzip.decompress(data) == plain and (len(data) < len(plain) / 2 or len(plain) < 1000), url
+
+
+def _joined_text(chunks) -> str:
+    pieces = list(chunks)
+    assert all(isinstance(p, bytes) for p in pieces)
+    return b"".join(pieces).decode("utf-8")
+
+
+STREAM_ROOTS = [pytest.param(EXAMPLE, id="example-archive"), pytest.param(SAMPLES, id="shared-samples")]
+
+
+@pytest.mark.parametrize("root", STREAM_ROOTS)
+def test_streamed_exports_equal_the_whole_document_serializers(root):
+    """The chunk generators give exactly what serializing the whole document at once gives."""
+    from sitegen import exports
+
+    if not root.is_dir():
+        pytest.skip(f"{root} not found")
+    sessions = _read(root)
+    assert sessions
+    for session in sessions:
+        assert _joined_text(aics_chunks([session])) == dumps(aics_document([session])), session.id
+        assert len(list(aics_chunks([session]))) >= 3  # head, messages, tail: never one string
+        assert _joined_text(hail_chunks(session)) == "".join(dumps(value) + "\n" for _, value in exports._hail_records(session)) == to_hail(session)
+        lines = [line for group in exports._md_groups(session) for line in group]
+        assert _joined_text(markdown_chunks(session)) == "\n".join(lines).rstrip("\n") + "\n" == to_markdown(session), session.id
+        for fmt in ("aics", "hail", "markdown"):
+            assert gzip.decompress(exports.gzip_bytes(exports.export_chunks(session, fmt))) == export_session(session, fmt)
+    if len(sessions) > 1:  # several sessions in one document, as convert writes them
+        assert _joined_text(aics_chunks(sessions)) == dumps(aics_document(sessions))
+
+
+def test_markdown_trailing_newlines_are_trimmed_across_pieces():
+    from sitegen.exports import _trim_end
+
+    for pieces in (["a\n", "\n", "b\n\n"], ["a", "\n\n", ""], ["\n", "\n"], [], ["a\n\nb", "\n"]):
+        text = "".join(pieces)
+        assert "".join(_trim_end(pieces)) == text.rstrip("\n") + "\n", pieces
+
+
+def test_gzip_is_the_same_however_the_text_is_cut():
+    from sitegen.exports import gzip_bytes
+
+    data = b"".join(b"line %d of some session text\n" % i for i in range(50_000))
+    whole = gzip_bytes([data])
+    assert gzip_bytes([data[i:i + 777] for i in range(0, len(data), 777)]) == whole
+    assert gzip_bytes([data[:10], data[10:]]) == whole and gzip.decompress(whole) == data
+    assert gzip.decompress(gzip_bytes([])) == b""
 
 
 def test_session_pages_link_their_downloads(exported_site):
@@ -298,9 +375,11 @@ def test_session_pages_link_their_downloads(exported_site):
 
     _, site = exported_site
     for page in (site / "sessions").glob("*.html"):
-        links = {a["href"] for a in BeautifulSoup(page.read_text(), "html.parser").select(".downloads a")}
+        anchors = BeautifulSoup(page.read_text(), "html.parser").select(".downloads a")
         stem = page.name[: -len(".html")]
-        assert links == {f"{stem}.aics.json", f"{stem}.hail.jsonl", f"{stem}.md"}
+        assert {a["href"] for a in anchors} == {f"{stem}{s}" for s in SITE_SUFFIXES}
+        assert all(a["download"] == a["href"] and "gzip" in a["title"] for a in anchors)  # saved as <id>.hail.jsonl.gz
+        assert [a.get_text() for a in anchors] == ["AICS", "HAIL", "Markdown"]
 
 
 def test_the_download_links_in_the_template(tmp_path):
@@ -315,7 +394,8 @@ def test_the_download_links_in_the_template(tmp_path):
     page = session_page(build_view(session))
     html = Renderer({"title": "t", "base_url": "", "forge_url": (), "exports": ("aics", "markdown")}).render(page)
     links = [a["href"] for a in BeautifulSoup(html, "html.parser").select(".downloads a")]
-    assert links == [f"{session.id}.aics.json", f"{session.id}.md"]
+    assert links == [f"{session.id}.aics.json.gz", f"{session.id}.md.gz"]
+    assert "(gzip)" in BeautifulSoup(html, "html.parser").select_one(".downloads").get_text()
     assert not BeautifulSoup(Renderer({"title": "t", "base_url": "", "forge_url": ()}).render(page), "html.parser").select(".downloads")
 
 
@@ -354,6 +434,23 @@ def test_convert_refuses_what_it_cannot_do(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
     assert "no sessions found" in _convert(empty, "--to", "aics", "-o", tmp_path / "e.aics.json").output
+
+
+def test_convert_reads_a_gzip_download(exported_site, tmp_path):
+    _, site = exported_site
+    packed = next((site / "sessions").glob("claude_code-*.hail.jsonl.gz"))
+    stem = packed.name[: -len(".hail.jsonl.gz")]
+    result = _convert(packed, "--to", "aics", "-o", tmp_path / "one.aics.json")
+    assert result.exit_code == 0, result.output
+    plain = tmp_path / "plain.hail.jsonl"
+    plain.write_bytes(gzip.decompress(packed.read_bytes()))
+    assert comparable(_read_clean(tmp_path / "one.aics.json")) == comparable(_read_clean(plain))
+    assert _read_clean(plain).id == f"hail-{stem}"
+    result = _convert(packed, "--to", "markdown", "-o", "-")
+    assert result.exit_code == 0 and f"`{packed.name}`" in result.stdout  # the source is the file given
+    (tmp_path / "bad.hail.jsonl.gz").write_bytes(b"not gzip")
+    result = _convert(tmp_path / "bad.hail.jsonl.gz", "--to", "aics", "-o", tmp_path / "bad.aics.json")
+    assert result.exit_code != 0 and "not a readable gzip file" in result.output and not (tmp_path / "bad.aics.json").exists()
 
 
 def test_convert_to_standard_output():

@@ -77,6 +77,7 @@ def test_a_changed_session_rewrites_its_page_and_the_aggregates_only(setup):
     page = "sessions/aics-01927a3e-5b1c-7def-8123-456789abcdef.html"
     assert page in changed and "index.html" in changed
     assert "zebra-unicorn" in (config.output / page).read_text()
+    assert {page[: -len(".html")] + s for s in (".aics.json.gz", ".hail.jsonl.gz", ".md.gz")} <= changed, "its downloads follow"
     other_pages = {u for u in changed if u.startswith("sessions/") and not u.startswith("sessions/aics-01927a3e")}
     assert other_pages == set(), "other sessions' pages are untouched"
     assert not {u for u in changed if u.startswith("static/")}
@@ -115,6 +116,21 @@ def test_clean_ignores_the_cache(setup):
     run(config)
     report = run(config, clean=True)
     assert report.reused == 0 and not report.changed  # same bytes: still nothing to publish
+
+
+def test_unchanged_sessions_keep_their_gzip_exports(setup):
+    """Rendered and compressed again (--clean), the same session gives the same .gz bytes: nothing is rewritten."""
+    archive, config = setup
+    run(config)
+    exports = sorted(u for u in files(config.output) if u.startswith("sessions/") and u.endswith(".gz"))
+    assert len(exports) == 3 * len(list((config.output / "sessions").glob("*.html"))) > 0
+    data = {u: (config.output / u).read_bytes() for u in exports}
+    before = files(config.output)
+    report = run(config, clean=True)
+    assert report.reused == 0 and not report.changed
+    assert {u: (config.output / u).read_bytes() for u in exports} == data
+    after = files(config.output)
+    assert {u: after[u] for u in exports} == {u: before[u] for u in exports}
 
 
 def test_a_corrupt_cache_means_a_full_build(setup):

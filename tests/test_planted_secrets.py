@@ -3,12 +3,14 @@
 Secrets of every kind are planted in every field of every format
 (``secrets_archive``); the site is built with exports, feed and sitemap on;
 then every byte of every file (and every file name) is scanned for each
-secret's random part and for any 12 characters of it. Built again with
+secret's random part and for any 12 characters of it; a gzip file (the
+exports) is scanned both as stored and decompressed. Built again with
 redaction off, the same scan must find every secret, so the test can fail.
 """
 
 from __future__ import annotations
 
+import gzip
 import html
 import re
 from pathlib import Path
@@ -36,9 +38,12 @@ NEEDLES = {label: _needles(core) for label, core in CORES.items()}
 
 
 def _texts(path: Path, data: bytes) -> list[str]:
-    """What to scan in one file: its bytes, and for HTML its visible text too (markup can split a token)."""
+    """What to scan in one file: its bytes, for HTML its visible text too (markup can split a token),
+    for gzip what it holds too (a secret must not survive compressed either)."""
     text = data.decode("utf-8", "replace").lower()
     out = [text, path.as_posix().lower()]
+    if path.suffix == ".gz":
+        out.append(gzip.decompress(data).decode("utf-8", "replace").lower())
     if path.suffix == ".html":
         out.append(html.unescape(re.sub(r"<[^>]+>", "", text)))
     return out
@@ -79,7 +84,7 @@ def test_no_secret_survives_anywhere_in_the_site(redacted_site):
     report, site = redacted_site
     files = [p for p in site.rglob("*") if p.is_file()]
     kinds = {p.name.split(".", 1)[1] for p in (site / "sessions").iterdir() if "." in p.name}
-    assert {"html", "aics.json", "hail.jsonl", "md"} <= kinds, "the exports must be in the scanned site"
+    assert {"html", "aics.json.gz", "hail.jsonl.gz", "md.gz"} <= kinds, "the exports must be in the scanned site"
     assert (site / "feed.xml").is_file() and (site / "sitemap.xml").is_file() and any(p.parts[-2] == "f" or "search" in p.parts for p in files)
     leaks = scan(site)
     assert not leaks, "secrets survived: " + "; ".join(f"{label} in {', '.join(where[:5])}" for label, where in leaks.items())
@@ -103,7 +108,7 @@ def test_without_redaction_every_secret_is_found(planted, tmp_path):
     found = scan(out)
     assert set(found) == set(CORES), sorted(set(CORES) - set(found))
     # in every kind of output, not just the pages
-    for suffix in (".html", ".aics.json", ".hail.jsonl", ".md"):
+    for suffix in (".html", ".aics.json.gz", ".hail.jsonl.gz", ".md.gz"):
         assert any(f.endswith(suffix) for f in found["github-classic"]), suffix
 
 

@@ -151,9 +151,9 @@ def test_pages_limit_warnings():
     assert pages_limit_warnings({"index.html": 10_000, "sessions/a.html": 50_000_000}) == []
     near = pages_limit_warnings({f"sessions/{i}.html": 9_000_000 for i in range(95)})
     assert len(near) == 1 and "near GitHub Pages' 1.00 GB site limit" in near[0]
-    over = pages_limit_warnings({"big.aics.json": 120_000_000, "almost.html": 90_000_000, **{f"s/{i}": 10_000_000 for i in range(100)}})
+    over = pages_limit_warnings({"big.aics.json.gz": 120_000_000, "almost.html": 90_000_000, **{f"s/{i}": 10_000_000 for i in range(100)}})
     assert "over GitHub Pages' 1.00 GB site limit" in over[0]
-    assert any(w.startswith("big.aics.json is 120.0 MB: over") for w in over) and any(w.startswith("almost.html is 90.0 MB: near") for w in over)
+    assert any(w.startswith("big.aics.json.gz is 120.0 MB: over") for w in over) and any(w.startswith("almost.html is 90.0 MB: near") for w in over)
 
 
 def test_the_build_command_warns_near_the_limits(tmp_path, monkeypatch):

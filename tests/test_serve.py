@@ -71,6 +71,19 @@ def test_pages_are_served_with_reload_script(live):
     assert status == 200 and b"EventSource" in body
 
 
+def test_gzip_downloads_are_served_as_gzip(live):
+    import gzip
+
+    _, _, port = live
+    for suffix in (".aics.json.gz", ".hail.jsonl.gz", ".md.gz"):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", f"/sessions/aics-01927a3e-5b1c-7def-8123-456789abcdef{suffix}")
+        resp = conn.getresponse()
+        body = resp.read()
+        conn.close()
+        assert resp.status == 200 and resp.getheader("Content-Type") == "application/gzip" and gzip.decompress(body), suffix
+
+
 def test_reload_script_is_never_written_into_the_site(live, tmp_path):
     for path in (tmp_path / "site").rglob("*"):
         if path.is_file():
