@@ -45,6 +45,38 @@ def pretty_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2, default=str)
 
 
+def _sides(diff: str) -> tuple[list[str], list[str]]:
+    """The old and the new lines a unified diff shows, in order."""
+    old: list[str] = []
+    new: list[str] = []
+    for line in diff.splitlines():
+        if line.startswith(("---", "+++", "@@")):
+            continue
+        mark, text = line[:1], line[1:]
+        if mark in (" ", "-"):
+            old.append(text)
+        if mark in (" ", "+"):
+            new.append(text)
+    return old, new
+
+
+def beside_diff(tool_input: Any, diff: str | None) -> Any:
+    """A tool call's input as shown under its diff: a long string value that is exactly
+    the diff's old or new side (an edit's old and new text, a written file) becomes a
+    note, so the same text is not on the page twice. Anything else is kept as it is."""
+    if not diff or not isinstance(tool_input, dict):
+        return tool_input
+    sides = None
+    shown = dict(tool_input)
+    for key, value in tool_input.items():
+        if isinstance(value, str) and len(value) > 80:
+            sides = sides or _sides(diff)
+            lines = value.splitlines()
+            if lines in sides:
+                shown[key] = f"({len(lines)} lines: the {'old' if lines == sides[0] else 'new'} side of the diff above)"
+    return shown
+
+
 def line_count(text: str | None) -> int:
     return text.count("\n") + 1 if text else 0
 
@@ -79,6 +111,7 @@ class Renderer:
             duration=format_duration,
             count=format_count,
             pretty_json=pretty_json,
+            beside_diff=beside_diff,
             lines=line_count,
             isotime=lambda v: v.astimezone(timezone.utc).isoformat() if v else "",
         )

@@ -77,3 +77,20 @@ def test_safe_url_rules():
     assert safe_url("javascript:x") is None
     assert safe_url("file:///etc/passwd") is None
     assert safe_url("") is None
+
+
+def test_edit_input_does_not_repeat_what_its_diff_shows():
+    from sitegen.readers._util import unified_diff
+    from sitegen.render import beside_diff
+
+    old = "\n".join(f"line {i} of the old text" for i in range(7))  # within the diff's 3 lines of context
+    new = old.replace("line 3 of", "line three of")
+    edit = {"file_path": "a.py", "old_string": old, "new_string": new, "replace_all": False}
+    shown = beside_diff(edit, unified_diff("a.py", old, new))
+    assert shown["old_string"] == "(7 lines: the old side of the diff above)" and shown["new_string"].endswith("new side of the diff above)")
+    assert shown["file_path"] == "a.py" and shown["replace_all"] is False and edit["old_string"] == old  # the event is untouched
+    # a diff that shows only part of a text (context cut) leaves the text in the input
+    far = "\n".join(f"unchanged line number {i}" for i in range(40))
+    partial = unified_diff("b.py", far, far.replace("number 39", "number 39!"))
+    assert beside_diff({"old_string": far}, partial) == {"old_string": far}
+    assert beside_diff(edit, None) is edit and beside_diff(["x" * 100], "+x") == ["x" * 100]
