@@ -30,7 +30,7 @@ from .model import Problem
 from .outputs import AGGREGATES
 from .readers import Claim, Problems, discover
 from .resources import static_dir, templates_dir
-from .work import SourceResult, SourceTask
+from .work import SourceResult, SourceTask, discard
 from .writer import SiteWriter, check_output
 
 ProgressHook = Callable[[int, int, str], None]  # (done, total, current path)
@@ -121,6 +121,7 @@ def build(config: SiteConfig, progress: ProgressHook | None = None, defer: froze
             jobs = config.jobs or default_jobs()
             if sum(_size(t.path) for t in tasks) < PARALLEL_MIN_BYTES:
                 jobs = 1
+            site["_spool"] = str(writer.spool_dir())  # workers render pages into files there
             fresh = run_sources(tasks, config, list(AGGREGATES), site, jobs)
         for done, ((key, claim), record) in enumerate(plan):
             if progress:
@@ -138,6 +139,7 @@ def build(config: SiteConfig, progress: ProgressHook | None = None, defer: froze
                     # Damaged or missing cache items: render this source again, here.
                     from .work import SourceWorker
 
+                    site.setdefault("_spool", str(writer.spool_dir()))
                     result = SourceWorker(config, list(AGGREGATES), site).run(SourceTask(key, claim.reader.name, claim.path, problems.root))
                     record = _record(claim, result, cache_dir)
                     problems.items.extend(result.problems)
@@ -214,7 +216,7 @@ def _plan(claims: list[Claim], old: build_cache.BuildCache | None, writer: SiteW
             elif record.stamp != stamp:
                 # Only the mtime moved? Same content means same output.
                 record = build_cache.SourceRecord(record.reader, stamp, record.digest, record.sessions, record.problems, record.redactions) if build_cache.digest(files) == record.digest else None
-            if record is not None and not all(s.url in writer.previous and all(u in writer.previous for u in s.extra) for s in record.sessions):
+            if record is not None and not all(all(u in writer.previous for u in (s.url, *s.extra, *s.parts)) for s in record.sessions):
                 record = None  # someone removed pages from the site: render again
         plan.append(((key, claim), record))
     return plan
@@ -241,16 +243,18 @@ def _take(sessions: list, writer: SiteWriter, problems: Problems, owners: dict[s
     for s in sessions:
         if s.id in owners:
             problems.add(s.source, s.line, f"session id {s.id} already read from {owners[s.id]}; this copy skipped", "render")
+            if fresh:
+                discard(s.pages)
             continue
         if fresh:
-            if s.html is None:
+            if s.pages is None:
                 continue
-            writer.write(s.url, s.html)
+            for url, path in s.pages:  # part 1 (the session's URL), later parts, parts.js
+                writer.write_file(url, path)
             for url, data in s.extra:
                 writer.write(url, data)
         else:
-            writer.keep(s.url)
-            for url in s.extra:
+            for url in (s.url, *s.parts, *s.extra):
                 writer.keep(url)
         owners[s.id] = s.source
         report.sessions += 1
@@ -265,8 +269,9 @@ def _take(sessions: list, writer: SiteWriter, problems: Problems, owners: dict[s
 def _record(claim: Claim, result: SourceResult, cache_dir: Path) -> build_cache.SourceRecord:
     """What the cache keeps of a freshly rendered source; its items go to a file of their own."""
     files = [claim.path, *claim.companions]
-    sessions = [build_cache.SessionRecord(s.id, s.url, s.source, s.line, s.summary, [u for u, _ in s.extra]) for s in result.sessions if s.html is not None]
-    _store_items(cache_dir, result.key, {s.id: s.items for s in result.sessions if s.html is not None})
+    sessions = [build_cache.SessionRecord(s.id, s.url, s.source, s.line, s.summary, [u for u, _ in s.extra], [u for u, _ in s.pages[1:]])
+                for s in result.sessions if s.pages is not None]
+    _store_items(cache_dir, result.key, {s.id: s.items for s in result.sessions if s.pages is not None})
     return build_cache.SourceRecord(claim.reader.name, build_cache.stamp(files), build_cache.digest(files), sessions, result.problems, result.redactions)
 
 

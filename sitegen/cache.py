@@ -26,7 +26,7 @@ from typing import Any
 from . import __version__
 from .model import Problem
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: SessionRecord.parts
 
 
 @dataclass
@@ -37,6 +37,7 @@ class SessionRecord:
     line: int | None
     summary: Any  # SessionSummary, for the index and the preview server's catalog
     extra: list[str]  # other files written for this session (exports)
+    parts: list[str] = field(default_factory=list)  # a split session's later pages and its parts.js (sitegen/parts.py)
 
 
 @dataclass

@@ -259,8 +259,8 @@ def make_registry(catalog: Catalog) -> Registry:
         sessions = []
         for sid, seen in data.sessions.items():
             info = index.sessions.get(sid)
-            mentions = [{"event": m.event_id, "url": f"{info.url}#{anchor}" if info and anchor else None, "snippet": " ".join(f"{m.before}{m.text}{m.after}".split())}
-                        for anchor, m in seen.mentions[:max_mentions]]
+            mentions = [{"event": m.event_id, "url": link if info and link else None, "snippet": " ".join(f"{m.before}{m.text}{m.after}".split())}
+                        for link, m in seen.mentions[:max_mentions]]  # link: the event's URL, on its part of a split session
             sessions.append({"session": sid, "title": info.title if info else None, "agent": info.agent if info else None,
                              "started": _iso(info.started) if info else None, "worked_on_it": seen.worked, "mentions": mentions,
                              "more_mentions": max(0, len(seen.mentions) - max_mentions) + seen.more})

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 from urllib.parse import quote, urlencode
 
 from .insights import GAP, TIME_KINDS, TimeSpan
@@ -289,8 +289,11 @@ def bar_chart(chart_id: str, title: str, rows: Sequence[BarRow], desc: str, lege
     return chart
 
 
-def strip_chart(chart_id: str, title: str, spans: Sequence[TimeSpan], anchors: dict[str, str], max_marks: int = 80) -> Chart | None:
-    """Where a session's time went: one horizontal strip, spans to scale, long pauses as short breaks."""
+def strip_chart(chart_id: str, title: str, spans: Sequence[TimeSpan], links: Mapping[str | None, str | None], max_marks: int = 80) -> Chart | None:
+    """Where a session's time went: one horizontal strip, spans to scale, long pauses as short breaks.
+
+    ``links``: event id -> where its span leads (``#anchor``, or a site-relative URL on another part of a split session).
+    """
     if not spans:
         return None
     width, height, strip_h, top = 1000, 46, 22, 2
@@ -320,9 +323,8 @@ def strip_chart(chart_id: str, title: str, spans: Sequence[TimeSpan], anchors: d
         when = _utc(span.start)
         count = f", {span.events} steps" if span.events > 1 else ""
         text = f"{what} — {format_seconds(span.seconds)} from {when:%H:%M:%S}{count}"
-        anchor = anchors.get(span.event_id)
         seg = Seg("tk-" + span.kind, round(x, 1), top, round(w if w > 0.6 else 0.6, 1), strip_h)
-        marks.append(Mark(text, [seg], f"#{anchor}" if anchor else None))
+        marks.append(Mark(text, [seg], links.get(span.event_id)))
     chart = Chart(chart_id, "strip", title, "", width, height, marks, links=False)
     start, end = _utc(spans[0].start), _utc(spans[-1].end)
     chart.xlabels = [(0, height - 6, f"{start:%H:%M} UTC", "start"), (width, height - 6, f"{end:%H:%M} UTC", "end")]

@@ -27,5 +27,6 @@ class SiteConfig:
     cache_dir: Path | None = None  # incremental-build state (default: the user's cache folder)
     clean: bool = False  # ignore the cache: a full build
     jobs: int = 0  # worker processes (0: one per core)
+    part_bytes: int = 0  # a session whose page would pass about this much HTML is split into parts (0: sitegen.parts.PART_BYTES)
     prices: dict | None = None  # model-name prefix -> {input, output, cache_read, cache_write} in USD per million tokens, for estimated costs; None: the built-in estimate (insights.DEFAULT_PRICES); {}: no costs
     extra: dict = field(default_factory=dict)

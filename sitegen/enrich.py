@@ -10,9 +10,13 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Iterator
+from functools import cached_property
+from typing import TYPE_CHECKING, Iterator
 
 from .model import Event, GitRefs, Kind, Session, Usage
+
+if TYPE_CHECKING:
+    from .parts import Part
 
 _ANCHOR_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 _MESSAGE_KINDS = {Kind.USER, Kind.ASSISTANT}
@@ -78,12 +82,41 @@ class SessionView:
     results: dict[str, list[Event]] = field(default_factory=dict)  # call_id -> results
     subagents: dict[str, list[Event]] = field(default_factory=dict)  # call_id -> SUBAGENT events
     inline: set[str] = field(default_factory=set)  # ids of events shown inside their call, not on their own
+    parts: tuple["Part", ...] = ()  # the pages of a split session (sitegen/parts.py); () = one page
+    event_part: dict[str, int] = field(default_factory=dict)  # split sessions: event id -> index into parts
 
     def results_for(self, event: Event) -> list[Event]:
         return self.results.get(event.call_id, []) if event.call_id and event.kind == Kind.TOOL_CALL else []
 
     def subagents_for(self, event: Event) -> list[Event]:
         return self.subagents.get(event.call_id, []) if event.call_id and event.kind == Kind.TOOL_CALL else []
+
+    @cached_property
+    def timeline(self) -> list[Event]:
+        """The top-level events the page lists (results and sub-agents are drawn inside their call)."""
+        return [e for e in self.session.events if e.id not in self.inline]
+
+    def part_events(self, part: "Part | None") -> list[Event]:
+        """The top-level events one part lists; all of them for an unsplit session."""
+        return self.timeline if part is None else self.timeline[part.start : part.end]
+
+    def event_url(self, event_id: str) -> str:
+        """Where an event is, from the site root: its part's URL and its anchor (the session's URL if unknown).
+
+        Every link to an event goes through here, so it lands on the part that draws it.
+        """
+        anchor = self.anchors.get(event_id)
+        index = self.event_part.get(event_id, 0)
+        url = self.parts[index].url if self.parts else self.summary.url
+        return f"{url}#{anchor}" if anchor else self.summary.url
+
+    def event_link(self, event_id: str) -> str | None:
+        """A link to an event from the session's first page: ``#anchor`` when it is there,
+        else its part's site-relative URL (prefix the page's root). None when unknown."""
+        anchor = self.anchors.get(event_id)
+        if anchor is None:
+            return None
+        return f"#{anchor}" if self.event_part.get(event_id, 0) == 0 else self.event_url(event_id)
 
 
 def session_title(session: Session, limit: int = 100) -> str:
@@ -176,12 +209,16 @@ def summarize(session: Session) -> SessionSummary:
     )
 
 
-def build_view(session: Session) -> SessionView:
-    """Pair each tool call with its results and sub-agents.
+def build_view(session: Session, part_bytes: int | None = None) -> SessionView:
+    """Pair each tool call with its results and sub-agents, and plan the parts of a big session.
 
     A result or sub-agent whose call exists is shown inside that call; one
-    whose call is missing stays where it is, so nothing disappears.
+    whose call is missing stays where it is, so nothing disappears. A session
+    whose estimated HTML passes ``part_bytes`` (default ``parts.PART_BYTES``)
+    is split into pages (``sitegen/parts.py``).
     """
+    from .parts import PART_BYTES, plan_parts
+
     calls = {e.call_id for e in walk(session.events) if e.kind == Kind.TOOL_CALL and e.call_id}
     view = SessionView(session=session, summary=summarize(session), anchors=anchor_ids(session.events))
     for event in walk(session.events):
@@ -192,4 +229,5 @@ def build_view(session: Session) -> SessionView:
             elif event.kind == Kind.SUBAGENT:
                 view.subagents.setdefault(event.call_id, []).append(event)
                 view.inline.add(event.id)
+    view.parts, view.event_part = plan_parts(view, PART_BYTES if part_bytes is None else part_bytes)
     return view

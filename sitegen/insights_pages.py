@@ -187,7 +187,7 @@ class SessionInsights:
 
     figures: Any  # SessionFigures, with the estimated cost
     tools: list[tuple[str, int, int, str]]  # name, calls, failed, link to the sessions that used it
-    files: list[dict[str, Any]]  # path, edits, added, removed, failed, anchor of the first edit
+    files: list[dict[str, Any]]  # path, edits, added, removed, failed, link to the first edit (SessionView.event_link)
     strip: Chart | None
     time: list[tuple[str, str, float, float | None]]  # kind, label, seconds, share of the time drawn to scale (None: pauses)
 
@@ -201,7 +201,7 @@ def session_insights(view: Any, prices: Any) -> SessionInsights:
     for edit in session_edits(view):
         entry = files.get(edit.path)
         if entry is None:
-            entry = files[edit.path] = {"path": edit.path, "edits": 0, "added": 0, "removed": 0, "failed": 0, "anchor": view.anchors.get(edit.event_id)}
+            entry = files[edit.path] = {"path": edit.path, "edits": 0, "added": 0, "removed": 0, "failed": 0, "link": view.event_link(edit.event_id)}
         if edit.ok:
             entry["edits"] += 1
             entry["added"] += edit.added
@@ -209,7 +209,7 @@ def session_insights(view: Any, prices: Any) -> SessionInsights:
         else:
             entry["failed"] += 1
     spans = timeline(view.session)
-    strip = strip_chart("time-strip", "Where the time went", spans, view.anchors)
+    strip = strip_chart("time-strip", "Where the time went", spans, {s.event_id: view.event_link(s.event_id) for s in spans if s.event_id})
     by_kind = time_by_kind(spans)
     active = sum(s for k, _l, s in by_kind if k != "idle") or 1.0  # shares of the time drawn to scale
     if strip is not None:

@@ -26,7 +26,20 @@ class Page:
 
 
 def session_page(view: SessionView) -> Page:
-    return Page(view.summary.url, "session.html", {"view": view, "s": view.summary}, (view.session.id,))
+    """The session's page: all of it, or part 1 of a split session."""
+    return session_pages(view)[0]
+
+
+def session_pages(view: SessionView) -> list[Page]:
+    """One page per part (``sitegen/parts.py``); a session that fits gets its one page, without a pager."""
+    from .parts import parts_script_url
+
+    deps = (view.session.id,)
+    base = {"view": view, "s": view.summary, "part": None, "parts_js": ""}
+    if not view.parts:
+        return [Page(view.summary.url, "session.html", base, deps)]
+    script = parts_script_url(view.session.id)
+    return [Page(part.url, "session.html", dict(base, part=part, parts_js=script), deps) for part in view.parts]
 
 
 def index_page(summaries: Sequence[SessionSummary]) -> Page:

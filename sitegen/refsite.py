@@ -39,7 +39,7 @@ class _Seen:
     """One session's part in one ref page."""
 
     worked: bool = False
-    mentions: list[tuple[str, Mention]] = field(default_factory=list)  # (anchor, snippet)
+    mentions: list[tuple[str, Mention]] = field(default_factory=list)  # (link to the event, snippet)
     more: int = 0
     archive: bool = False  # found only by the archive-wide short-SHA rule
 
@@ -65,25 +65,29 @@ class GitRefsIndex:
         self.sessions: dict[str, _SessionInfo] = {}
         self.refs: dict[RefKey, _RefData] = {}
         self.scopes: dict[Repo, set[str]] = {}  # repository -> sessions that worked in it
-        self.candidates: list[tuple[str, Repo, str, str, Mention]] = []  # session, scope, sha, anchor, snippet
+        self.candidates: list[tuple[str, Repo, str, str, Mention]] = []  # session, scope, sha, link, snippet
 
     name = "refs"
 
     def collect(self, view: SessionView) -> tuple | None:
-        """In a worker: this session's refs, with mention anchors resolved (small, picklable)."""
+        """In a worker: this session's refs, with each mention's link resolved (small, picklable).
+
+        A link is the event's URL from the site root, on the part of a split
+        session that draws it (``SessionView.event_url``); "" when the event has no anchor.
+        """
         found = session_refs(view.session, self.forge)
         if not found.refs and not found.scope.known and not found.candidates:
             return None
         s = view.summary
         info = _SessionInfo(s.id, s.url, s.title, s.agent, s.started, s.cwd)
-        anchors = {m.event_id: view.anchors.get(m.event_id, "") for ref in found.refs.values() for m in ref.mentions}
-        anchors.update({m.event_id: view.anchors.get(m.event_id, "") for _, m in found.candidates})
-        return info, found.scope, list(found.refs.values()), list(found.relations), list(found.candidates), anchors
+        ids = {m.event_id for ref in found.refs.values() for m in ref.mentions} | {m.event_id for _, m in found.candidates}
+        links = {eid: view.event_url(eid) if eid in view.anchors else "" for eid in ids}
+        return info, found.scope, list(found.refs.values()), list(found.relations), list(found.candidates), links
 
     def add(self, item: tuple | None) -> None:
         if item is None:
             return
-        info, scope, refs, relations, candidates, anchors = item
+        info, scope, refs, relations, candidates, links = item
         sid = info.id
         self.sessions[sid] = info
         if scope.known or any(ref.key.repo == scope for ref in refs):
@@ -97,13 +101,13 @@ class GitRefsIndex:
             data.pr |= ref.pr
             seen = data.sessions.setdefault(sid, _Seen())
             seen.worked |= ref.worked
-            seen.mentions.extend((anchors.get(m.event_id, ""), m) for m in ref.mentions)
+            seen.mentions.extend((links.get(m.event_id, ""), m) for m in ref.mentions)
             seen.more += ref.more
         for a, b in relations:
             self.refs[a].related.add(b)
             self.refs[b].related.add(a)
         for sha, mention in candidates:
-            self.candidates.append((sid, scope, sha, anchors.get(mention.event_id, ""), mention))
+            self.candidates.append((sid, scope, sha, links.get(mention.event_id, ""), mention))
 
     # ---- archive-wide rules
 
@@ -118,7 +122,7 @@ class GitRefsIndex:
                         fulls.setdefault(name[:7], []).append((name, key))
         if not fulls:
             return
-        for sid, scope, sha, anchor, mention in self.candidates:
+        for sid, scope, sha, link, mention in self.candidates:
             matches = [(full, key) for full, key in fulls.get(sha[:7], ()) if full.startswith(sha)]
             if not matches:
                 continue
@@ -128,8 +132,8 @@ class GitRefsIndex:
                 seen = self.refs[key].sessions.get(sid)
                 if seen is None:
                     seen = self.refs[key].sessions[sid] = _Seen(archive=True)
-                if len(seen.mentions) < 8 and all(a != anchor for a, _ in seen.mentions):
-                    seen.mentions.append((anchor, mention))
+                if len(seen.mentions) < 8 and all(a != link for a, _ in seen.mentions):
+                    seen.mentions.append((link, mention))
         # one commit seen under several repositories (an unknown one, a fork): link the pages
         by_sha: dict[str, list[RefKey]] = {}
         for full, key in (item for items in fulls.values() for item in items):
@@ -227,7 +231,7 @@ class GitRefsIndex:
                 "session": info,
                 "worked": seen.worked,
                 "archive": seen.archive,
-                "mentions": [{"url": f"{info.url}#{anchor}" if anchor else info.url, "before": m.before, "text": m.text, "after": m.after} for anchor, m in seen.mentions],
+                "mentions": [{"url": link or info.url, "before": m.before, "text": m.text, "after": m.after} for link, m in seen.mentions],
                 "more": seen.more,
             })
         related = sorted(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from jinja2 import ChoiceLoader, Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
@@ -124,3 +124,8 @@ class Renderer:
     def render(self, page: Page) -> str:
         template = self.env.get_template(page.template)
         return template.render(page=page, root=page.root, **page.context)
+
+    def stream(self, page: Page) -> Iterator[str]:
+        """The page's HTML in pieces (what ``render`` joins), for pages too big to hold whole."""
+        template = self.env.get_template(page.template)
+        return template.generate(page=page, root=page.root, **page.context)

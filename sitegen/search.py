@@ -106,9 +106,21 @@ def session_events(view: SessionView) -> list[tuple[str, str, str]]:
 
 
 def session_payload(view: SessionView) -> tuple[str, str, str, str, str, list[tuple[str, str, str]]]:
-    """What the index keeps of a session: ``IndexState.add``'s arguments."""
+    """What the index keeps of a session: ``IndexState.add``'s arguments (with ``event_pages`` for a split session)."""
     s = view.summary
     return (s.title, s.agent, s.project or "", s.started.isoformat() if s.started else "", s.url, session_events(view))
+
+
+def event_pages(view: SessionView) -> dict[str, str]:
+    """anchor -> page, for the events of a split session that are not on its first page (so a result opens the right part)."""
+    if not view.parts:
+        return {}
+    pages: dict[str, str] = {}
+    for event_id, index in view.event_part.items():
+        anchor = view.anchors.get(event_id)
+        if index and anchor:
+            pages[anchor] = view.parts[index].url
+    return pages
 
 
 def session_terms(view: SessionView) -> tuple[list[str], list[str]]:
@@ -152,7 +164,7 @@ class SearchIndex:
         self.projects: set[str] = set()
 
     def collect(self, view: SessionView) -> tuple[str, tuple]:
-        return view.summary.id, session_item(*session_payload(view))
+        return view.summary.id, session_item(*session_payload(view), event_pages(view))
 
     def add(self, item: tuple[str, tuple] | SessionView) -> None:
         """One session, as ``collect`` returned it (or its view, from a build loop without workers)."""

@@ -345,8 +345,12 @@ def fragment_url(doc: int, pack: int) -> str:
     return f"search/f/{doc // 1000}/{doc}-{pack}.js"
 
 
-def session_item(title: str, agent: str, project: str, date: str, url: str, events: list[tuple[str, str, str]]) -> tuple:
+def session_item(title: str, agent: str, project: str, date: str, url: str, events: list[tuple[str, str, str]], pages: dict[str, str] | None = None) -> tuple:
     """Everything the index needs of one session, tokenized and counted: compact and picklable.
+
+    ``pages`` maps the anchors of events drawn on another page than ``url``
+    (the later parts of a split session) to that page; their snippet entries
+    carry it as a fourth item, which ``static/search.js`` links to.
 
     Runs where the session is rendered (a worker process of the build), so the
     main process only appends postings. Returns ``(agent, project, title
@@ -375,9 +379,17 @@ def session_item(title: str, agent: str, project: str, date: str, url: str, even
     head = {"t": title, "a": agent, "p": project, "d": date, "u": url}
     packs = []
     for start in range(0, len(events), PACK_EVENTS):
-        ev = [[anchor, label, _one_line(text, SNIPPET_CHARS)] for anchor, label, text in events[start : start + PACK_EVENTS]]
+        ev = [_snippet_entry(anchor, label, text, pages) for anchor, label, text in events[start : start + PACK_EVENTS]]
         packs.append(_json(dict(head, i=start, ev=ev)))
     return (agent, project, sum(title_counts.values()), sum(body.values()), terms, records, tuple(map(len, packs)), zlib.compress(b"".join(packs), 1))
+
+
+def _snippet_entry(anchor: str, label: str, text: str, pages: dict[str, str] | None) -> list[str]:
+    entry = [anchor, label, _one_line(text, SNIPPET_CHARS)]
+    page = pages.get(anchor) if pages and anchor else None
+    if page:
+        entry.append(page)
+    return entry
 
 
 class IndexState:
@@ -403,9 +415,9 @@ class IndexState:
         self.count = 0
         self.spill: BinaryIO | None = None
 
-    def add(self, title: str, agent: str, project: str, date: str, url: str, events: list[tuple[str, str, str]]) -> None:
+    def add(self, title: str, agent: str, project: str, date: str, url: str, events: list[tuple[str, str, str]], pages: dict[str, str] | None = None) -> None:
         """One session: its title, facts, and events as (anchor, label, text); event 0 is its header."""
-        self.add_item(session_item(title, agent, project, date, url, events))
+        self.add_item(session_item(title, agent, project, date, url, events, pages))
 
     def add_item(self, item: tuple) -> None:
         """One session as ``session_item`` prepared it: append its postings and snippet files."""

@@ -1,6 +1,8 @@
 """The per-source work of a build, run in worker processes: read → redact →
-enrich → render. Returns pages as bytes and what each aggregate collected, so
-the main process only writes files and merges small items.
+enrich → render. Pages are rendered straight into files of a spool folder
+(one part of a big session at a time, see ``parts.py``); only their names, and
+what each aggregate collected, go back, so the main process only moves files
+into the site and merges small items.
 
 Both cores of a typical machine render pages this way; a source is the unit of
 work, so one huge session still renders on one core.
@@ -8,22 +10,29 @@ work, so one huge session still renders on one core.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
+import secrets
+import tempfile
 from collections import Counter
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from .config import SiteConfig
-from .enrich import SessionSummary, build_view
+from .enrich import SessionSummary, SessionView, build_view
 from .model import Problem
 from .outputs import SESSION_OUTPUTS
-from .pages import session_page
+from .pages import session_pages
+from .parts import parts_script, parts_script_url
 from .readers import Problems, registry
 from .redact import Redactor
 from .render import Renderer
+
+
+SPOOL_BATCH = 1 << 18  # characters of rendered HTML encoded and written at once
 
 
 @dataclass(frozen=True)
@@ -40,7 +49,7 @@ class RenderedSession:
     url: str
     source: str  # display path
     line: int | None
-    html: bytes | None  # None when rendering failed (a problem says why)
+    pages: list[tuple[str, Path]] | None  # (url, file rendered in the spool folder): part 1 first; None when rendering failed
     summary: SessionSummary
     items: dict[str, Any]  # aggregate name -> collected item
     extra: list[tuple[str, bytes]] = field(default_factory=list)  # other files of this session (exports)
@@ -62,6 +71,8 @@ class SourceWorker:
         self.renderer = Renderer(site, config.template_dirs, site.get("_bytecode"))
         self.collectors = [(getattr(f, "name", f.__name__), f(config)) for f in aggregate_factories]
         self.readers = {r.name: r for r in registry()}
+        self.spool = Path(site.get("_spool") or tempfile.gettempdir())  # the build's folder beside the site (SiteWriter.spool_dir)
+        self._names = itertools.count()
 
     def run(self, task: SourceTask) -> SourceResult:
         problems = Problems(task.display_root)
@@ -74,28 +85,72 @@ class SourceWorker:
                     session = redactor.value(session)
                 display = problems.display(session.source.path)
                 session = replace(session, source=replace(session.source, path=display))
-                view = build_view(session)
-                page = session_page(view)
-                try:
-                    html: bytes | None = self.renderer.render(page).encode("utf-8")
-                except Exception as exc:  # noqa: BLE001 - one bad page must not stop the build
-                    problems.add(display, session.source.line, f"could not render {page.url} ({type(exc).__name__}: {exc})", "render")
-                    html = None
+                view = build_view(session, self.config.part_bytes or None)
+                pages = self._render_pages(view, problems, display, session.source.line)
                 items: dict[str, Any] = {}
                 extra: list[tuple[str, bytes]] = []
-                if html is not None:
+                if pages is not None:
                     items = {name: collector.collect(view) for name, collector in self.collectors}
                     for output in SESSION_OUTPUTS:
                         try:
                             extra.extend(output(view, self.config))
                         except Exception as exc:  # noqa: BLE001 - an export bug costs that file only
                             problems.add(display, session.source.line, f"could not write {getattr(output, '__name__', 'output')} for {session.id} ({type(exc).__name__}: {exc})", "render")
-                result.sessions.append(RenderedSession(session.id, page.url, display, session.source.line, html, view.summary, items, extra))
+                result.sessions.append(RenderedSession(session.id, view.summary.url, display, session.source.line, pages, view.summary, items, extra))
+                del view, pages, session  # a huge session's model goes before the next one is read
         except Exception as exc:  # noqa: BLE001 - a reader bug costs only the rest of its file
             problems.add(task.path, None, f"{reader.name} reader failed ({type(exc).__name__}: {exc}); the rest of this file is skipped")
         result.problems = problems.items
         result.redactions = redactor.counts if redactor else Counter()
         return result
+
+    def _render_pages(self, view: SessionView, problems: Problems, display: str, line: int | None) -> list[tuple[str, Path]] | None:
+        """Render each page of a session straight into the spool folder, one at a time.
+
+        A page is never held whole in memory (nor pickled back to the main
+        process): only its file name travels. A failure drops the session's
+        pages (a problem says why), as one failed page always did.
+        """
+        done: list[tuple[str, Path]] = []
+        url = view.summary.url
+        try:
+            for page in session_pages(view):
+                url = page.url
+                done.append((url, self._spool(self.renderer.stream(page))))
+            if view.parts:
+                url = parts_script_url(view.session.id)
+                done.append((url, self._spool([parts_script(view).decode("ascii")])))
+        except Exception as exc:  # noqa: BLE001 - one bad page must not stop the build
+            problems.add(display, line, f"could not render {url} ({type(exc).__name__}: {exc})", "render")
+            discard(done)
+            return None
+        return done
+
+    def _spool(self, chunks: Iterable[str]) -> Path:
+        """Write UTF-8 text to a new file of the spool folder, batching small pieces; the file's name."""
+        path = self.spool / f"{os.getpid()}-{next(self._names)}-{secrets.token_hex(4)}.part"
+        try:
+            with open(path, "xb") as fh:  # not mkstemp: a published page needs the usual permissions
+                batch: list[str] = []
+                size = 0
+                for chunk in chunks:
+                    batch.append(chunk)
+                    size += len(chunk)
+                    if size >= SPOOL_BATCH:
+                        fh.write("".join(batch).encode("utf-8"))
+                        batch.clear()
+                        size = 0
+                fh.write("".join(batch).encode("utf-8"))
+        except BaseException:
+            path.unlink(missing_ok=True)
+            raise
+        return path
+
+
+def discard(pages: list[tuple[str, Path]] | None) -> None:
+    """Delete spooled pages nobody will publish."""
+    for _, path in pages or ():
+        path.unlink(missing_ok=True)
 
 
 _WORKER: SourceWorker | None = None

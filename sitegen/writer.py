@@ -71,6 +71,7 @@ class SiteWriter:
         self.bytes_written = 0
         self.changed = 0
         self.changed_urls: set[str] = set()  # written with new bytes
+        self.spool: Path | None = None  # where pages are rendered to disk before write_file takes them
 
     def _stage(self) -> Path:
         if self.staging is None:
@@ -100,6 +101,31 @@ class SiteWriter:
         target.parent.mkdir(parents=True, exist_ok=True)
         with open(target, "wb") as fh:
             fh.write(data)
+
+    def spool_dir(self) -> Path:
+        """A private folder beside the site (same file system as the staging folder) for
+        files rendered straight to disk, e.g. by worker processes; removed at commit or abort."""
+        if self.spool is None:
+            self.output.parent.mkdir(parents=True, exist_ok=True)
+            self.spool = Path(tempfile.mkdtemp(prefix=f".{self.output.name}.spool-", dir=self.output.parent))
+        return self.spool
+
+    def write_file(self, url: str, path: Path) -> None:
+        """``write`` for a finished file: moved in (or dropped when the published copy is the same),
+        never read into memory whole, so a big page costs no memory here."""
+        self._claim(url)
+        size = path.stat().st_size
+        self.bytes_written += size
+        known = self.previous.get(url)
+        if known is not None and known[0] == size and _same_file(path, self.output / url):
+            self.kept.add(url)
+            path.unlink(missing_ok=True)
+            return
+        self.changed += 1
+        self.changed_urls.add(url)
+        target = self._stage() / url
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(path, target)  # a rename: the spool folder sits beside the staging folder
 
     def keep(self, url: str) -> bool:
         """Reuse the published file as it is (the cache knows it is current).
@@ -136,6 +162,7 @@ class SiteWriter:
 
     def commit(self) -> bool:
         """Publish. Returns False when nothing changed (and nothing was touched)."""
+        self._drop_spool()
         if MARKER not in self.written:
             self.write(MARKER, _MARKER_TEXT)
         if self.unchanged:
@@ -182,7 +209,13 @@ class SiteWriter:
         shutil.rmtree(self.staging, ignore_errors=True)
         self.staging = None
 
+    def _drop_spool(self) -> None:
+        if self.spool is not None:
+            shutil.rmtree(self.spool, ignore_errors=True)
+            self.spool = None
+
     def abort(self) -> None:
+        self._drop_spool()
         if self.staging is not None:
             shutil.rmtree(self.staging, ignore_errors=True)
             self.staging = None
@@ -202,3 +235,17 @@ class SiteWriter:
             return (self.output / url).read_bytes() == data
         except OSError:
             return False
+
+
+def _same_file(a: Path, b: Path, block: int = 1 << 20) -> bool:
+    """Same bytes, read a block at a time (filecmp would keep a cache of every pair)."""
+    try:
+        with open(a, "rb") as fa, open(b, "rb") as fb:
+            while True:
+                x, y = fa.read(block), fb.read(block)
+                if x != y:
+                    return False
+                if not x:
+                    return True
+    except OSError:
+        return False

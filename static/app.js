@@ -42,11 +42,35 @@
     // Make sure a permalinked event is visible even inside closed <details>.
     var id = decodeURIComponent(location.hash.slice(1));
     var el = id && document.getElementById(id);
-    if (!el) return;
+    if (!el) { findPart(id); return; }
     for (var p = el; p; p = p.parentElement) if (p.tagName === "DETAILS") p.open = true;
     var own = el.querySelector(":scope > details.body, :scope > details.thinking");
     if (own) own.open = true;
     el.scrollIntoView({ block: "start" });
+  }
+
+  // A session split into parts (sitegen/parts.py) has its events on several pages, and old
+  // links all point at part 1: when the hash is not on this page, ask the session's parts.js
+  // (anchors per part) which part holds it and go there, keeping ?hl= and the hash.
+  function findPart(id) {
+    var article = document.querySelector("article.session[data-parts]");
+    if (!article || !id) return;
+    var here = parseInt(article.dataset.part, 10) || 1;
+    function go(data) {
+      var parts = data.parts || [], anchors = data.anchors || [];
+      for (var i = 0; i < anchors.length; i++) {
+        if (i + 1 === here || anchors[i].indexOf(id) === -1) continue;
+        var url = parts[i];
+        if (!/^sessions\/[^:?#]+\.html$/.test(url || "")) return; // only ever a page of this site
+        location.replace((document.body.dataset.root || "") + url + location.search + "#" + encodeURIComponent(id));
+        return;
+      }
+    }
+    if (window.sessitePartsData) { go(window.sessitePartsData); return; }
+    window.sessiteParts = function (data) { window.sessitePartsData = data; go(window.sessitePartsData); };
+    var script = document.createElement("script");
+    script.src = article.dataset.parts;
+    document.head.appendChild(script);
   }
 
   // Filters from the address, so every chart figure can link to the sessions it counts:

@@ -268,7 +268,8 @@
       li.textContent = "";
       var event = frag.ev[r.ev - frag.i] || frag.ev[0];
       var anchor = event[0], label = event[1];
-      var page = /^sessions\/[^:?#]+\.html$/.test(frag.u) ? frag.u : "index.html"; // never a javascript: or foreign URL
+      var target = event[3] || frag.u; // event[3]: the part of a split session that holds this event
+      var page = /^sessions\/[^:?#]+\.html$/.test(target) ? target : "index.html"; // never a javascript: or foreign URL
       var href = root + page + "?hl=" + encodeURIComponent(r.terms.join(" ")) + (anchor ? "#" + encodeURIComponent(anchor) : "");
       var heading = text("div", "result-title");
       var link = text("a", null, frag.t);
