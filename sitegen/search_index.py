@@ -30,6 +30,7 @@ Design (see also ``sitegen/search.py``):
 
 from __future__ import annotations
 
+import base64
 import json
 import multiprocessing
 import re
@@ -55,6 +56,7 @@ CHUNK_BYTES = 12_000  # target size of one term chunk before gzip (estimated)
 MAX_CHUNKS = 4_000  # beyond this, chunks grow instead (the boundary list is part of every first query)
 PACK_EVENTS = 24  # events per snippet file
 SNIPPET_CHARS = 2_000  # text kept per event for snippets
+SNIPPET_LEVEL = 6  # zlib level of snippet packs (built in the workers; level 1 is 10% bigger)
 INDEX_CHARS = 200_000  # text indexed per event (a huge tool output is indexed up to here)
 EVENTS_PER_POSTING = 3  # events remembered per (term, session)
 MIN_TERM, MAX_TERM = 2, 40
@@ -357,7 +359,7 @@ def session_item(title: str, agent: str, project: str, date: str, url: str, even
     length, body length, terms, records, snippet sizes, snippet blob)`` where
     ``records`` holds, per term, ``IndexState.RECORD`` integers ``(0, title
     tf, body tf, event, event, event)`` (-1: no event; the 0 becomes the
-    session's number) and the blob the zlib-compressed JSON of its snippet packs.
+    session's number) and the blob of its snippet packs (``packed_snippets``).
     """
     title_counts = count_terms(title)
     body, firsts = session_counts([text for _, _, text in events])
@@ -381,7 +383,16 @@ def session_item(title: str, agent: str, project: str, date: str, url: str, even
     for start in range(0, len(events), PACK_EVENTS):
         ev = [_snippet_entry(anchor, label, text, pages) for anchor, label, text in events[start : start + PACK_EVENTS]]
         packs.append(_json(dict(head, i=start, ev=ev)))
-    return (agent, project, sum(title_counts.values()), sum(body.values()), terms, records, tuple(map(len, packs)), zlib.compress(b"".join(packs), 1))
+    packs = [packed_snippets(pack) for pack in packs]
+    return (agent, project, sum(title_counts.values()), sum(body.values()), terms, records, tuple(map(len, packs)), b"".join(packs))
+
+
+def packed_snippets(pack_json: bytes) -> bytes:
+    """A snippet pack as it is published: its JSON deflated and in base64 (a JSON string,
+    so the file stays one inert ``sessiteSearch.frag(...)`` call that loads by <script src>,
+    from file:// too). Snippets are most of the index; this makes them a third as big.
+    ``static/search.js`` inflates them with the browser's DecompressionStream."""
+    return b'"%s"' % base64.b64encode(zlib.compress(pack_json, SNIPPET_LEVEL))
 
 
 def _snippet_entry(anchor: str, label: str, text: str, pages: dict[str, str] | None) -> list[str]:
@@ -509,10 +520,10 @@ class IndexState:
         while header := self.spill.read(12):
             doc, count, size = struct.unpack("<III", header)
             sizes = struct.unpack(f"<{count}I", self.spill.read(4 * count))
-            data = zlib.decompress(self.spill.read(size))
+            data = self.spill.read(size)
             offset = 0
             for pack, length in enumerate(sizes):
-                body = data[offset : offset + length]  # the pack's JSON; the session's number is known only here
+                body = data[offset : offset + length]  # the packed snippets; the session's number is known only here
                 yield fragment_url(doc, pack), b"sessiteSearch.frag(%d,%d,%s);\n" % (doc, pack, body)
                 offset += length
 

@@ -142,10 +142,22 @@
     return el;
   }
 
+  // A snippet pack comes as base64 of its deflated JSON (see packed_snippets in search_index.py).
+  function inflate(data) {
+    if (typeof data !== "string") return Promise.resolve(data);  // already inflated (a promise) or missing
+    var bin = atob(data), bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+    return new Response(stream).text().then(JSON.parse);
+  }
+
   function loadFragment(doc, pack) {
     var key = doc + "-" + pack;
-    if (registry.frags[key]) return Promise.resolve(registry.frags[key]);
-    return loadScript(root + "search/f/" + Math.floor(doc / 1000) + "/" + key + ".js").then(function () { return registry.frags[key]; });
+    var known = registry.frags[key];
+    if (known) return (registry.frags[key] = Promise.resolve(inflate(known)));
+    return loadScript(root + "search/f/" + Math.floor(doc / 1000) + "/" + key + ".js").then(function () {
+      return (registry.frags[key] = inflate(registry.frags[key]));
+    });
   }
 
   function initSearchPage() {
