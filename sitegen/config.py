@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -30,3 +32,9 @@ class SiteConfig:
     part_bytes: int = 0  # a session whose page would pass about this much HTML is split into parts (0: sitegen.parts.PART_BYTES)
     prices: dict | None = None  # model-name prefix -> {input, output, cache_read, cache_write} in USD per million tokens, for estimated costs; None: the built-in estimate (insights.DEFAULT_PRICES); {}: no costs
     extra: dict = field(default_factory=dict)
+
+
+def aggregate_jobs(config: Any, cap: int = 4) -> int:
+    """Processes a site-wide output may fork for its own work (search chunks, ref pages):
+    the build's ``jobs``, else one per core, at most ``cap``."""
+    return max(1, min(getattr(config, "jobs", 0) or os.cpu_count() or 1, cap))

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from .config import SiteConfig
+from .config import SiteConfig, aggregate_jobs
 from .enrich import SessionView
+from .fanout import render_pages
 from .pages import Page
 from .reflinks import ref_label, ref_title
 from .refs import KIND_LABELS, KIND_SINGULAR, KINDS, Forge, Mention, RefKey, Repo, clear_cache, repo_url, session_refs
@@ -66,6 +67,7 @@ class GitRefsIndex:
         self.refs: dict[RefKey, _RefData] = {}
         self.scopes: dict[Repo, set[str]] = {}  # repository -> sessions that worked in it
         self.candidates: list[tuple[str, Repo, str, str, Mention]] = []  # session, scope, sha, link, snippet
+        self.jobs = aggregate_jobs(config)  # its thousands of pages render on every core
 
     name = "refs"
 
@@ -157,24 +159,16 @@ class GitRefsIndex:
             by_repo.setdefault(repo, [])
         repos = sorted(by_repo, key=lambda r: (not r.known, r.label(host).lower(), r.path))
 
-        for data in self.refs.values():
-            self._render(writer, renderer, problems, self._ref_page(data))
+        pages = [self._ref_page(data) for data in self.refs.values()]
         index_rows = []
         for repo in repos:
             page = self._repo_page(repo, by_repo[repo])
-            self._render(writer, renderer, problems, page)
+            pages.append(page)
             index_rows.append(page.context["group"])
         deps = tuple(sorted(self.sessions))
         kinds = {k: sum(1 for d in self.refs if d.kind == k) for k in KINDS}
-        self._render(writer, renderer, problems, Page(INDEX_URL, "refs_index.html", {"repos": index_rows, "kinds": kinds, "kind_labels": KIND_LABELS, "session_count": len(self.sessions)}, deps))
-
-    def _render(self, writer: "SiteWriter", renderer: "Renderer", problems: "Problems", page: Page) -> None:
-        try:
-            html = renderer.render(page)
-        except Exception as exc:  # noqa: BLE001 - one bad page must not stop the build
-            problems.add(page.url, None, f"could not render {page.url} ({type(exc).__name__}: {exc})", "render")
-            return
-        writer.write(page.url, html)
+        pages.append(Page(INDEX_URL, "refs_index.html", {"repos": index_rows, "kinds": kinds, "kind_labels": KIND_LABELS, "session_count": len(self.sessions)}, deps))
+        render_pages(pages, writer, renderer, problems, self.jobs)
 
     def _repo_info(self, repo: Repo) -> dict[str, Any]:
         host = self.forge.default_host

@@ -29,12 +29,11 @@ after redaction: ``collect()`` sees sessions the build already redacted.
 
 from __future__ import annotations
 
-import os
 from typing import Any, Iterable
 
 from lunr.builder import Builder
 
-from .config import SiteConfig
+from .config import SiteConfig, aggregate_jobs
 from .enrich import SessionView, walk
 from .model import Event, Kind
 from .pages import Page
@@ -157,7 +156,7 @@ class SearchIndex:
     name = "search"
 
     def __init__(self, config: SiteConfig | None = None) -> None:
-        self.jobs = min(getattr(config, "jobs", 0) or os.cpu_count() or 1, 4)
+        self.jobs = aggregate_jobs(config)
         self.state: IndexState | None = None  # made on first add: workers only collect
         self.ids: list[str] = []
         self.agents: set[str] = set()

@@ -10,16 +10,14 @@ work, so one huge session still renders on one core.
 
 from __future__ import annotations
 
-import itertools
 import multiprocessing
 import os
-import secrets
 import tempfile
 from collections import Counter
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterator
 
 from .config import SiteConfig
 from .enrich import SessionSummary, SessionView, build_view
@@ -30,9 +28,7 @@ from .parts import parts_script, parts_script_url
 from .readers import Problems, registry
 from .redact import Redactor
 from .render import Renderer
-
-
-SPOOL_BATCH = 1 << 18  # characters of rendered HTML encoded and written at once
+from .writer import spool_file
 
 
 @dataclass(frozen=True)
@@ -72,7 +68,6 @@ class SourceWorker:
         self.collectors = [(getattr(f, "name", f.__name__), f(config)) for f in aggregate_factories]
         self.readers = {r.name: r for r in registry()}
         self.spool = Path(site.get("_spool") or tempfile.gettempdir())  # the build's folder beside the site (SiteWriter.spool_dir)
-        self._names = itertools.count()
 
     def run(self, task: SourceTask) -> SourceResult:
         problems = Problems(task.display_root)
@@ -116,35 +111,15 @@ class SourceWorker:
         try:
             for page in session_pages(view):
                 url = page.url
-                done.append((url, self._spool(self.renderer.stream(page))))
+                done.append((url, spool_file(self.spool, self.renderer.stream(page))))
             if view.parts:
                 url = parts_script_url(view.session.id)
-                done.append((url, self._spool([parts_script(view).decode("ascii")])))
+                done.append((url, spool_file(self.spool, [parts_script(view).decode("ascii")])))
         except Exception as exc:  # noqa: BLE001 - one bad page must not stop the build
             problems.add(display, line, f"could not render {url} ({type(exc).__name__}: {exc})", "render")
             discard(done)
             return None
         return done
-
-    def _spool(self, chunks: Iterable[str]) -> Path:
-        """Write UTF-8 text to a new file of the spool folder, batching small pieces; the file's name."""
-        path = self.spool / f"{os.getpid()}-{next(self._names)}-{secrets.token_hex(4)}.part"
-        try:
-            with open(path, "xb") as fh:  # not mkstemp: a published page needs the usual permissions
-                batch: list[str] = []
-                size = 0
-                for chunk in chunks:
-                    batch.append(chunk)
-                    size += len(chunk)
-                    if size >= SPOOL_BATCH:
-                        fh.write("".join(batch).encode("utf-8"))
-                        batch.clear()
-                        size = 0
-                fh.write("".join(batch).encode("utf-8"))
-        except BaseException:
-            path.unlink(missing_ok=True)
-            raise
-        return path
 
 
 def discard(pages: list[tuple[str, Path]] | None) -> None:

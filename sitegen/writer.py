@@ -11,10 +11,13 @@ nothing.
 
 from __future__ import annotations
 
+import itertools
 import os
+import secrets
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Iterable
 
 IN_PLACE_MAX = 50  # changes up to this many files (or 5% of the site) are published file by file
 MARKER = ".sessite-site"  # written into every site; we only ever replace a folder that has it
@@ -235,6 +238,33 @@ class SiteWriter:
             return (self.output / url).read_bytes() == data
         except OSError:
             return False
+
+
+SPOOL_BATCH = 1 << 18  # characters of text encoded and written at once
+_spooled = itertools.count()
+
+
+def spool_file(folder: Path, chunks: Iterable[str]) -> Path:
+    """Write UTF-8 text, given in pieces, to a new file of a spool folder (``SiteWriter.spool_dir``),
+    batching small pieces; the file's path, for ``SiteWriter.write_file``. Safe to call from
+    several processes at once: names carry the process id."""
+    path = folder / f"{os.getpid()}-{next(_spooled)}-{secrets.token_hex(4)}.part"
+    try:
+        with open(path, "xb") as fh:  # not mkstemp: a published page needs the usual permissions
+            batch: list[str] = []
+            size = 0
+            for chunk in chunks:
+                batch.append(chunk)
+                size += len(chunk)
+                if size >= SPOOL_BATCH:
+                    fh.write("".join(batch).encode("utf-8"))
+                    batch.clear()
+                    size = 0
+            fh.write("".join(batch).encode("utf-8"))
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
+    return path
 
 
 def _same_file(a: Path, b: Path, block: int = 1 << 20) -> bool:

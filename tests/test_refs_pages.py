@@ -307,3 +307,41 @@ def test_cli_forge_option(tmp_path):
     assert ok.exit_code == 0, ok.output
     page = next(p for p in ref_pages(tmp_path / "site") if p.parent.name == "branch")
     assert parse(page).select_one("a.forge-link")["href"] == "https://gitlab.com/grp/proj/-/tree/main"
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_ref_pages_rendered_on_forked_processes_are_the_same_pages(tmp_path, monkeypatch):
+    """The ref pages render on every core (sitegen/fanout.py); a site built that way is the
+    site built in one process, byte for byte."""
+    from conftest import EXAMPLE
+    from sitegen import fanout
+
+    build_site(EXAMPLE, tmp_path / "one", jobs=1, cache_dir=tmp_path / "c1")
+    monkeypatch.setattr(fanout, "FANOUT_MIN", 1)
+    build_site(EXAMPLE, tmp_path / "forked", jobs=2, cache_dir=tmp_path / "c2")
+    one, forked = _tree(tmp_path / "one" / "refs"), _tree(tmp_path / "forked" / "refs")
+    assert len(one) > 10 and one == forked
+    assert not list(tmp_path.glob(".*spool*")), "the spool folder is removed"
+
+
+def test_a_ref_page_that_fails_to_render_is_a_problem_not_a_failed_build(tmp_path, monkeypatch):
+    from conftest import EXAMPLE
+    from sitegen import fanout
+    from sitegen.render import Renderer
+
+    monkeypatch.setattr(fanout, "FANOUT_MIN", 1)
+    stream = Renderer.stream
+
+    def flaky(self, page):
+        if page.template == "ref.html" and "/commit/" in page.url:
+            raise RuntimeError("boom")
+        return stream(self, page)
+
+    monkeypatch.setattr(Renderer, "stream", flaky)
+    report = build_site(EXAMPLE, tmp_path / "site", jobs=2, cache_dir=tmp_path / "c")
+    failed = [p for p in report.problems if "could not render refs/" in p.message and "boom" in p.message]
+    assert failed and all("/commit/" in p.message for p in failed)
+    assert (tmp_path / "site" / "refs" / "index.html").is_file() and not list((tmp_path / "site" / "refs").rglob("commit/*.html"))
