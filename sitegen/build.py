@@ -245,14 +245,15 @@ def _take(sessions: list, writer: SiteWriter, problems: Problems, owners: dict[s
             problems.add(s.source, s.line, f"session id {s.id} already read from {owners[s.id]}; this copy skipped", "render")
             if fresh:
                 discard(s.pages)
+                discard(s.extra)
             continue
         if fresh:
             if s.pages is None:
                 continue
             for url, path in s.pages:  # part 1 (the session's URL), later parts, parts.js
                 writer.write_file(url, path)
-            for url, data in s.extra:
-                writer.write(url, data)
+            for url, path in s.extra:
+                writer.write_file(url, path)
         else:
             for url in (s.url, *s.parts, *s.extra):
                 writer.keep(url)

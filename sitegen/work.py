@@ -48,7 +48,7 @@ class RenderedSession:
     pages: list[tuple[str, Path]] | None  # (url, file rendered in the spool folder): part 1 first; None when rendering failed
     summary: SessionSummary
     items: dict[str, Any]  # aggregate name -> collected item
-    extra: list[tuple[str, bytes]] = field(default_factory=list)  # other files of this session (exports)
+    extra: list[tuple[str, Path]] = field(default_factory=list)  # other files of this session (exports), spooled like pages
 
 
 @dataclass
@@ -83,12 +83,13 @@ class SourceWorker:
                 view = build_view(session, self.config.part_bytes or None)
                 pages = self._render_pages(view, problems, display, session.source.line)
                 items: dict[str, Any] = {}
-                extra: list[tuple[str, bytes]] = []
+                extra: list[tuple[str, Path]] = []
                 if pages is not None:
                     items = {name: collector.collect(view) for name, collector in self.collectors}
                     for output in SESSION_OUTPUTS:
                         try:
-                            extra.extend(output(view, self.config))
+                            for url, data in output(view, self.config):
+                                extra.append((url, spool_file(self.spool, [data])))
                         except Exception as exc:  # noqa: BLE001 - an export bug costs that file only
                             problems.add(display, session.source.line, f"could not write {getattr(output, '__name__', 'output')} for {session.id} ({type(exc).__name__}: {exc})", "render")
                 result.sessions.append(RenderedSession(session.id, view.summary.url, display, session.source.line, pages, view.summary, items, extra))
@@ -155,8 +156,10 @@ def run_sources(tasks: list[SourceTask], config: SiteConfig, factories: list[Cal
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pool: Executor = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=context, initializer=_init, initargs=(config, factories, site))
     try:
-        # Submit ahead by a bounded window so finished pages do not pile up in memory.
-        window = max(2, jobs * 2)
+        # Submit ahead by a bounded window: results come back in task order, so a big
+        # source at the head must not leave the other workers idle; a finished result is
+        # only file names and small items, so a wide window costs little memory.
+        window = max(2, jobs * 8)
         pending = []
         it = iter(tasks)
         for task in it:

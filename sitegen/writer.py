@@ -244,16 +244,23 @@ SPOOL_BATCH = 1 << 18  # characters of text encoded and written at once
 _spooled = itertools.count()
 
 
-def spool_file(folder: Path, chunks: Iterable[str]) -> Path:
-    """Write UTF-8 text, given in pieces, to a new file of a spool folder (``SiteWriter.spool_dir``),
-    batching small pieces; the file's path, for ``SiteWriter.write_file``. Safe to call from
-    several processes at once: names carry the process id."""
+def spool_file(folder: Path, chunks: Iterable[str | bytes]) -> Path:
+    """Write text (as UTF-8) or bytes, given in pieces, to a new file of a spool folder
+    (``SiteWriter.spool_dir``), batching small pieces; the file's path, for
+    ``SiteWriter.write_file``. Safe to call from several processes at once: names carry
+    the process id."""
     path = folder / f"{os.getpid()}-{next(_spooled)}-{secrets.token_hex(4)}.part"
     try:
         with open(path, "xb") as fh:  # not mkstemp: a published page needs the usual permissions
             batch: list[str] = []
             size = 0
             for chunk in chunks:
+                if isinstance(chunk, bytes):
+                    fh.write("".join(batch).encode("utf-8"))
+                    batch.clear()
+                    size = 0
+                    fh.write(chunk)
+                    continue
                 batch.append(chunk)
                 size += len(chunk)
                 if size >= SPOOL_BATCH:
