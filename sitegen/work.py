@@ -5,13 +5,15 @@ what each aggregate collected, go back, so the main process only moves files
 into the site and merges small items.
 
 Both cores of a typical machine render pages this way; a source is the unit of
-work, so one huge session still renders on one core.
+work, and a session big enough to be split into parts gets a forked helper
+that renders half of its parts and its exports (``_Helper``).
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import tempfile
 from collections import Counter
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -23,7 +25,7 @@ from .config import SiteConfig
 from .enrich import SessionSummary, SessionView, build_view
 from .model import Problem
 from .outputs import SESSION_OUTPUTS
-from .pages import session_pages
+from .pages import Page, session_pages
 from .parts import parts_script, parts_script_url
 from .readers import Problems, registry
 from .redact import Redactor
@@ -81,17 +83,7 @@ class SourceWorker:
                 display = problems.display(session.source.path)
                 session = replace(session, source=replace(session.source, path=display))
                 view = build_view(session, self.config.part_bytes or None)
-                pages = self._render_pages(view, problems, display, session.source.line)
-                items: dict[str, Any] = {}
-                extra: list[tuple[str, Path]] = []
-                if pages is not None:
-                    items = {name: collector.collect(view) for name, collector in self.collectors}
-                    for output in SESSION_OUTPUTS:
-                        try:
-                            for url, data in output(view, self.config):
-                                extra.append((url, spool_file(self.spool, [data])))
-                        except Exception as exc:  # noqa: BLE001 - an export bug costs that file only
-                            problems.add(display, session.source.line, f"could not write {getattr(output, '__name__', 'output')} for {session.id} ({type(exc).__name__}: {exc})", "render")
+                pages, items, extra = self._session_files(view, problems, display, session.source.line)
                 result.sessions.append(RenderedSession(session.id, view.summary.url, display, session.source.line, pages, view.summary, items, extra))
                 del view, pages, session  # a huge session's model goes before the next one is read
         except Exception as exc:  # noqa: BLE001 - a reader bug costs only the rest of its file
@@ -100,27 +92,126 @@ class SourceWorker:
         result.redactions = redactor.counts if redactor else Counter()
         return result
 
-    def _render_pages(self, view: SessionView, problems: Problems, display: str, line: int | None) -> list[tuple[str, Path]] | None:
-        """Render each page of a session straight into the spool folder, one at a time.
+    def _session_files(self, view: SessionView, problems: Problems, display: str, line: int | None) -> tuple[list[tuple[str, Path]] | None, dict[str, Any], list[tuple[str, Path]]]:
+        """A session's pages, aggregate items and exports (pages and exports as spooled files).
+
+        A session split into parts is too big for one core: a forked helper renders
+        the later half of its parts and its exports while this process renders the
+        first half and collects the items (``_Helper``). Pages are None when one
+        failed to render (a problem says why)."""
+        pages = session_pages(view)
+        helper = _Helper.start(self, view, pages[len(pages) // 2 :], display, line) if self._may_fork(view) else None
+        own = pages if helper is None else pages[: len(pages) // 2]
+        rendered = self._render_pages(own, problems, display, line)
+        items: dict[str, Any] = {}
+        extra: list[tuple[str, Path]] = []
+        if rendered is not None:
+            items = {name: collector.collect(view) for name, collector in self.collectors}
+        if helper is not None:
+            theirs = helper.result()
+            if theirs is None:  # the helper died: do its share here
+                theirs = (self._render_pages(pages[len(pages) // 2 :], problems, display, line), self._exports(view, problems, display, line), [])
+            their_pages, extra, notes = theirs
+            for note in notes:
+                problems.add(display, line, note, "render")
+            if rendered is None or their_pages is None:
+                discard(rendered)
+                discard(their_pages)
+                rendered = None
+            else:
+                rendered += their_pages
+        elif rendered is not None:
+            extra = self._exports(view, problems, display, line)
+        if rendered is not None and view.parts:
+            rendered.append((parts_script_url(view.session.id), spool_file(self.spool, [parts_script(view).decode("ascii")])))
+        if rendered is None:
+            discard(extra)
+            return None, {}, []
+        return rendered, items, extra
+
+    def _may_fork(self, view: SessionView) -> bool:
+        return len(view.parts) > 1 and self.config.jobs != 1 and (os.cpu_count() or 1) > 1 and hasattr(os, "fork")
+
+    def _exports(self, view: SessionView, problems: Problems | None, display: str, line: int | None, notes: list[str] | None = None) -> list[tuple[str, Path]]:
+        """The session's extra files (exports), spooled; a failing output costs its files only."""
+        extra: list[tuple[str, Path]] = []
+        for output in SESSION_OUTPUTS:
+            try:
+                for url, data in output(view, self.config):
+                    extra.append((url, spool_file(self.spool, [data])))
+            except Exception as exc:  # noqa: BLE001 - an export bug costs that file only
+                note = f"could not write {getattr(output, '__name__', 'output')} for {view.session.id} ({type(exc).__name__}: {exc})"
+                if notes is not None:
+                    notes.append(note)
+                else:
+                    problems.add(display, line, note, "render")
+        return extra
+
+    def _render_pages(self, pages: list[Page], problems: Problems | None, display: str, line: int | None, notes: list[str] | None = None) -> list[tuple[str, Path]] | None:
+        """Render pages straight into the spool folder, one at a time.
 
         A page is never held whole in memory (nor pickled back to the main
-        process): only its file name travels. A failure drops the session's
-        pages (a problem says why), as one failed page always did.
+        process): only its file name travels. A failure drops these pages (a
+        problem, or a note for the caller, says why), as one failed page always did.
         """
         done: list[tuple[str, Path]] = []
-        url = view.summary.url
+        url = ""
         try:
-            for page in session_pages(view):
+            for page in pages:
                 url = page.url
                 done.append((url, spool_file(self.spool, self.renderer.stream(page))))
-            if view.parts:
-                url = parts_script_url(view.session.id)
-                done.append((url, spool_file(self.spool, [parts_script(view).decode("ascii")])))
         except Exception as exc:  # noqa: BLE001 - one bad page must not stop the build
-            problems.add(display, line, f"could not render {url} ({type(exc).__name__}: {exc})", "render")
+            note = f"could not render {url} ({type(exc).__name__}: {exc})"
+            if notes is not None:
+                notes.append(note)
+            else:
+                problems.add(display, line, note, "render")
             discard(done)
             return None
         return done
+
+
+class _Helper:
+    """A forked copy of a worker that renders part of a big session (it shares the
+    session's model with its parent, copy-on-write, so nothing is pickled to it) and
+    sends back only spooled file names and problem notes, through a pipe."""
+
+    def __init__(self, pid: int, fd: int) -> None:
+        self.pid, self.fd = pid, fd
+
+    @classmethod
+    def start(cls, worker: SourceWorker, view: SessionView, pages: list[Page], display: str, line: int | None) -> "_Helper | None":
+        try:
+            read, write = os.pipe()
+            pid = os.fork()
+        except OSError:
+            return None
+        if pid:
+            os.close(write)
+            return cls(pid, read)
+        os.close(read)  # the helper: render, export, report, and leave without running the parent's exit handlers
+        status = 1
+        try:
+            notes: list[str] = []
+            done = worker._render_pages(pages, None, display, line, notes)
+            extra = worker._exports(view, None, display, line, notes) if done is not None else []
+            with os.fdopen(write, "wb") as fh:
+                pickle.dump((done, extra, notes), fh)
+            status = 0
+        finally:
+            os._exit(status)
+
+    def result(self) -> tuple[list[tuple[str, Path]] | None, list[tuple[str, Path]], list[str]] | None:
+        """What the helper made, or None when it failed (its share must be done again)."""
+        with os.fdopen(self.fd, "rb") as fh:
+            data = fh.read()  # before waiting: a report bigger than the pipe's buffer waits for this read
+        _, status = os.waitpid(self.pid, 0)
+        if status != 0 or not data:
+            return None
+        try:
+            return pickle.loads(data)
+        except Exception:  # noqa: BLE001 - a cut report: do the share again
+            return None
 
 
 def discard(pages: list[tuple[str, Path]] | None) -> None:

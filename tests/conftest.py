@@ -42,6 +42,24 @@ def build_site(archive: Path, output: Path, **options):
     return build(SiteConfig(archive=archive, output=output, **options))
 
 
+def parse_html(path: Path):
+    """A built page, parsed."""
+    from bs4 import BeautifulSoup
+
+    return BeautifulSoup(path.read_text("utf-8"), "html.parser")
+
+
+def follow_link(page: Path, href: str) -> tuple[Path, str]:
+    """The file a relative link of a built page points at, and its fragment (asserts it exists)."""
+    from urllib.parse import unquote, urlsplit
+
+    parts = urlsplit(href)
+    assert not parts.scheme and not href.startswith("/"), f"{page}: {href} is not relative"
+    target = (page.parent / unquote(parts.path)).resolve()
+    assert target.is_file(), f"{page}: broken link {href}"
+    return target, parts.fragment
+
+
 @pytest.fixture(scope="session")
 def example_site(tmp_path_factory):
     """The bundled example archive, built once for the whole test session."""

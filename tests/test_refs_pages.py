@@ -5,27 +5,13 @@ from __future__ import annotations
 import collections
 import json
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
-from bs4 import BeautifulSoup
 
-from conftest import build_site
+from conftest import build_site, follow_link as follow, parse_html as parse
 
 CC_SESSION = "sessions/claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34.html"
 FULL = "3f2a9c1e7b4d8f6a0c5e2d9b1a7f3c8e6d4b2a90"
-
-
-def parse(path: Path) -> BeautifulSoup:
-    return BeautifulSoup(path.read_text("utf-8"), "html.parser")
-
-
-def follow(page: Path, href: str) -> tuple[Path, str]:
-    """The file a relative link points at, and its fragment."""
-    parts = urlsplit(href)
-    assert not parts.scheme and not href.startswith("/"), f"{page}: {href} is not relative"
-    target = (page.parent / unquote(parts.path)).resolve()
-    assert target.is_file(), f"{page}: broken link {href}"
-    return target, parts.fragment
 
 
 def ref_pages(site: Path) -> list[Path]:

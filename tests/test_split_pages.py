@@ -6,17 +6,16 @@ and an old link to part 1 that lands on the part holding its event."""
 from __future__ import annotations
 
 import base64
+import os
 import json
 import re
 import zlib
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 import pytest
-from bs4 import BeautifulSoup
 
-from conftest import build_site
+from conftest import build_site, follow_link as follow, parse_html as parse
 
 SID = "5151aaaa-0000-4000-8000-000000000001"
 SESSION_ID = f"claude_code-{SID}"
@@ -99,19 +98,6 @@ def write_session(archive: Path, rounds: int, mention_round: int | None = None) 
 
 
 # ---------------------------------------------------------------- reading the site
-
-
-def parse(path: Path) -> BeautifulSoup:
-    return BeautifulSoup(path.read_text("utf-8"), "html.parser")
-
-
-def follow(page: Path, href: str) -> tuple[Path, str]:
-    """The file a relative link points at, and its fragment."""
-    parts = urlsplit(href)
-    assert not parts.scheme and not href.startswith("/"), f"{page}: {href} is not relative"
-    target = (page.parent / unquote(parts.path)).resolve()
-    assert target.is_file(), f"{page}: broken link {href}"
-    return target, parts.fragment
 
 
 def part_files(site: Path) -> list[Path]:
@@ -304,3 +290,34 @@ def test_an_old_link_to_part_one_lands_on_the_part_with_its_event(split_site, pa
     page.wait_for_url(re.compile(re.escape(f"/{SESSION_ID}/p3.html?hl=round#{anchor}") + "$"))
     assert page.locator(f"#{anchor}").count() == 1
     assert errors == []
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_a_forked_helper_renders_half_the_parts_and_the_exports(tmp_path, monkeypatch):
+    """A split session is built by two processes (work._Helper); the site is the one a single
+    process builds, and a helper that dies leaves no gap: its share is done again."""
+    from sitegen import work
+
+    archive = tmp_path / "archive"
+    write_session(archive, rounds=40, mention_round=7)
+    build_site(archive, tmp_path / "one", part_bytes=BUDGET, cache_dir=tmp_path / "c1", jobs=1)
+    started = []
+    start = work._Helper.start.__func__
+
+    def counted(cls, *args):
+        helper = start(cls, *args)
+        started.append(helper)
+        return helper
+
+    monkeypatch.setattr(work._Helper, "start", classmethod(counted))
+    build_site(archive, tmp_path / "two", part_bytes=BUDGET, cache_dir=tmp_path / "c2")
+    assert started and all(h is not None for h in started), "the split session was rendered with a helper"
+    one = _files(tmp_path / "one")
+    assert len([u for u in one if u.startswith("sessions/")]) > 5 and _files(tmp_path / "two") == one
+
+    monkeypatch.setattr(work._Helper, "result", lambda self: (os.waitpid(self.pid, 0), os.close(self.fd), None)[-1])
+    report = build_site(archive, tmp_path / "three", part_bytes=BUDGET, cache_dir=tmp_path / "c3")
+    assert not report.problems and _files(tmp_path / "three") == one
