@@ -382,8 +382,7 @@ def session_item(title: str, agent: str, project: str, date: str, url: str, even
     packs = []
     for start in range(0, len(events), PACK_EVENTS):
         ev = [_snippet_entry(anchor, label, text, pages) for anchor, label, text in events[start : start + PACK_EVENTS]]
-        packs.append(_json(dict(head, i=start, ev=ev)))
-    packs = [packed_snippets(pack) for pack in packs]
+        packs.append(packed_snippets(_json(dict(head, i=start, ev=ev))))  # packed at once: a huge session's text is held once, not twice
     return (agent, project, sum(title_counts.values()), sum(body.values()), terms, records, tuple(map(len, packs)), b"".join(packs))
 
 
