@@ -17,7 +17,9 @@ the largest single process of the tree (the child or a worker it reaped), not
 their sum, so the tree's summed RSS is also sampled from /proc every 50 ms
 ("tree", never below the largest process; it counts pages shared by forked
 workers once per process, so it overstates them, and it can miss spikes
-shorter than the interval).
+shorter than the interval), and every 250 ms the tree's summed PSS ("PSS",
+which splits a shared page between the processes sharing it: what the tree
+really holds).
 
 Peers (each in its own venv; missing ones are skipped with a note):
   claude-code-transcripts 0.6   --cct PATH, $SESSITE_BENCH_CCT, or on PATH
@@ -57,8 +59,9 @@ PEERS = {  # name -> (short venv folder, pip requirement, env var)
     "claude-code-transcripts": ("cct", "claude-code-transcripts==0.6", "SESSITE_BENCH_CCT"),
     "claude-code-log": ("ccl", "claude-code-log==1.7.0", "SESSITE_BENCH_CCL"),
 }
-MEDIAN_KEYS = ("wall_s", "cpu_s", "peak_rss_mb", "tree_rss_mb", "output_mb", "files")
+MEDIAN_KEYS = ("wall_s", "cpu_s", "peak_rss_mb", "tree_rss_mb", "tree_pss_mb", "output_mb", "files")
 SAMPLE_INTERVAL_S = 0.05
+PSS_EVERY = 5  # samples between PSS readings: smaps_rollup costs a few ms per process
 
 
 def tree_size(root: Path) -> tuple[int, int]:
@@ -90,15 +93,23 @@ def _parents() -> dict[int, int]:
     return table
 
 
-def tree_rss(root: int) -> int:
-    """Summed resident bytes of ``root`` and all its descendants right now."""
+def tree_pids(root: int) -> list[int]:
+    """``root`` and all its descendants right now."""
     children: dict[int, list[int]] = {}
     for pid, ppid in _parents().items():
         children.setdefault(ppid, []).append(pid)
-    total, todo, page = 0, [root], os.sysconf("SC_PAGE_SIZE")
+    found, todo = [], [root]
     while todo:
         pid = todo.pop()
+        found.append(pid)
         todo.extend(children.get(pid, ()))
+    return found
+
+
+def tree_rss(pids: list[int]) -> int:
+    """Summed resident bytes of these processes (pages shared by forked workers count once per process)."""
+    total, page = 0, os.sysconf("SC_PAGE_SIZE")
+    for pid in pids:
         try:
             total += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * page
         except (OSError, IndexError, ValueError):
@@ -106,24 +117,44 @@ def tree_rss(root: int) -> int:
     return total
 
 
+def tree_pss(pids: list[int]) -> int:
+    """Summed proportional set size: a page shared by n processes counts 1/n in each, so
+    forked workers sharing their parent's memory are not counted several times."""
+    total = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1]) * 1024
+                    break
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
 class TreeRssSampler(threading.Thread):
-    """Peak of the summed RSS of a process tree: wait4 only sees the largest single process."""
+    """Peaks of the summed RSS and PSS of a process tree: wait4 only sees the largest single process."""
 
     def __init__(self, pid: int) -> None:
         super().__init__(daemon=True)
-        self.pid, self.peak = pid, 0
+        self.pid, self.peak, self.peak_pss = pid, 0, 0
         self._stop_event = threading.Event()
 
     def run(self) -> None:
+        tick = 0
         while True:
-            self.peak = max(self.peak, tree_rss(self.pid))
+            pids = tree_pids(self.pid)
+            self.peak = max(self.peak, tree_rss(pids))
+            if tick % PSS_EVERY == 0:
+                self.peak_pss = max(self.peak_pss, tree_pss(pids))
+            tick += 1
             if self._stop_event.wait(SAMPLE_INTERVAL_S):
                 return
 
-    def stop(self) -> int:
+    def stop(self) -> tuple[int, int]:
         self._stop_event.set()
         self.join()
-        return self.peak
+        return self.peak, self.peak_pss
 
 
 def maxrss_bytes(usage: resource.struct_rusage) -> int:
@@ -147,13 +178,15 @@ def measure(cmd: list[str], log: Path, cwd: Path | None = None) -> dict:
         proc.returncode = os.waitstatus_to_exitcode(status)
     # the sampler can miss a short spike, but the tree holds at least its largest process
     own = maxrss_bytes(usage)
-    tree = max(sampler.stop(), own)
+    tree, pss = sampler.stop()
+    tree = max(tree, own)
     return {
         "returncode": proc.returncode,
         "wall_s": round(wall, 3),
         "cpu_s": round(usage.ru_utime + usage.ru_stime, 3),
         "peak_rss_mb": round(own / 2**20, 1),
         "tree_rss_mb": round(tree / 2**20, 1),
+        "tree_pss_mb": round(pss / 2**20, 1) if pss else None,  # None where there is no /proc
     }
 
 
@@ -294,7 +327,7 @@ def peer_tools(args: argparse.Namespace) -> list[Tool]:
 
 def run_line(i: int, name: str, r: dict) -> str:
     return (f"run {i} {name}: {r['wall_s']:.2f}s wall, {r['cpu_s']:.2f}s cpu, "
-            f"peak RSS {r['peak_rss_mb']:.0f} MB (tree {r['tree_rss_mb']:.0f} MB), "
+            f"peak RSS {r['peak_rss_mb']:.0f} MB (tree {r['tree_rss_mb']:.0f} MB, PSS {fmt(r['tree_pss_mb'], '.0f')} MB), "
             f"output {r['output_mb']:.1f} MB in {r['files']} files")
 
 
@@ -317,17 +350,17 @@ def fmt(value: float | None, spec: str) -> str:
 
 
 def print_table(meds: dict[str, dict]) -> None:
-    print(f"{'median':<24} {'wall s':>8} {'cpu s':>8} {'RSS MB':>8} {'tree MB':>8} {'out MB':>8} {'out/in':>7} {'files':>7}")
+    print(f"{'median':<24} {'wall s':>8} {'cpu s':>8} {'RSS MB':>8} {'tree MB':>8} {'PSS MB':>8} {'out MB':>8} {'out/in':>7} {'files':>7}")
     for name, m in meds.items():
         print(f"{name:<24} {fmt(m['wall_s'], '.2f'):>8} {fmt(m['cpu_s'], '.2f'):>8} {fmt(m['peak_rss_mb'], '.0f'):>8} "
-              f"{fmt(m['tree_rss_mb'], '.0f'):>8} {fmt(m['output_mb'], '.1f'):>8} {fmt(m['output_ratio'], '.2f'):>7} "
+              f"{fmt(m['tree_rss_mb'], '.0f'):>8} {fmt(m['tree_pss_mb'], '.0f'):>8} {fmt(m['output_mb'], '.1f'):>8} {fmt(m['output_ratio'], '.2f'):>7} "
               f"{fmt(m['files'], '.0f'):>7}")
 
 
 def peer_ratios(meds: dict[str, dict]) -> dict[str, dict]:
     """sessite / peer for wall time, peak RSS (own and tree) and output size: < 1 means sessite is smaller."""
     own = meds["sessite"]
-    keys = {"wall": "wall_s", "rss": "peak_rss_mb", "tree_rss": "tree_rss_mb", "output": "output_mb"}
+    keys = {"wall": "wall_s", "rss": "peak_rss_mb", "tree_rss": "tree_rss_mb", "tree_pss": "tree_pss_mb", "output": "output_mb"}
     return {name: {label: ratio(own[key], m[key]) for label, key in keys.items()}
             for name, m in meds.items() if name != "sessite"}
 
@@ -335,9 +368,9 @@ def peer_ratios(meds: dict[str, dict]) -> dict[str, dict]:
 def print_ratios(ratios: dict[str, dict]) -> None:
     if not ratios:
         return
-    print(f"{'sessite / peer':<24} {'wall':>8} {'RSS':>8} {'tree RSS':>8} {'output':>8}")
+    print(f"{'sessite / peer':<24} {'wall':>8} {'RSS':>8} {'tree RSS':>8} {'tree PSS':>8} {'output':>8}")
     for name, r in ratios.items():
-        print(f"{name:<24} " + " ".join(f"{fmt(r[k], '.2f') + '×':>8}" for k in ("wall", "rss", "tree_rss", "output")))
+        print(f"{name:<24} " + " ".join(f"{fmt(r[k], '.2f') + '×':>8}" for k in ("wall", "rss", "tree_rss", "tree_pss", "output")))
 
 
 # --- main ------------------------------------------------------------------------------------
