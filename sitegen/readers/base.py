@@ -73,6 +73,21 @@ def sniff(path: Path, size: int = SNIFF_BYTES) -> str:
     return decode_bytes(head)[0]
 
 
+
+def sniff_object_line(path: Path, size: int = SNIFF_BYTES) -> tuple[str, str, dict[str, Any] | None] | None:
+    """For ``detect``: None unless the file starts with ``{``; else the sniffed head, its
+    first line, and that line as an object (None when it does not parse: a pretty-printed
+    document, or a line longer than the sniff)."""
+    head = sniff(path, size).lstrip()
+    if not head.startswith("{"):
+        return None
+    first = head.split("\n", 1)[0].strip()
+    try:
+        obj = json.loads(first)
+    except ValueError:
+        obj = None
+    return head, first, obj if isinstance(obj, dict) else None
+
 def decode_bytes(data: bytes) -> tuple[str, bool]:
     """Decode a file's bytes: honour a BOM, prefer UTF-8, never fail.
 

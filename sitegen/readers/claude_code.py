@@ -28,7 +28,7 @@ from typing import Any, Iterable, Iterator
 
 from ..model import Block, Event, GitRefs, Kind, Session, SourceRef, ToolCategory, Usage, make_session_id
 from .base import Problems, as_text, first_json_lines, iter_jsonl, load_json, parse_time, sniff
-from ._util import project_of as _project, shorten as _shorten, text_of as _str, to_int as _int, unified_diff as _diff
+from ._util import Ids, project_of as _project, shorten as _shorten, text_of as _str, to_int as _int, unified_diff as _diff
 
 NAME = "claude_code"
 AGENT = "claude-code"
@@ -199,23 +199,6 @@ def _agent_files(main: Path) -> list[Path]:
 # --------------------------------------------------------------------------- helpers
 
 
-class _Ids:
-    """Hands out event ids unique within one session."""
-
-    def __init__(self) -> None:
-        self.used: set[str] = set()
-
-    def take(self, base: str) -> str:
-        if base not in self.used:
-            self.used.add(base)
-            return base
-        n = 2
-        while f"{base}-{n}" in self.used:
-            n += 1
-        self.used.add(f"{base}-{n}")
-        return f"{base}-{n}"
-
-
 def _usage(raw: Any) -> Usage | None:
     if not isinstance(raw, dict):
         return None
@@ -341,7 +324,7 @@ class _Transcript:
     """The events of one JSONL stream (a main file, a sub-agent file, or a
     sub-agent rebuilt from progress records), plus what linking needs."""
 
-    def __init__(self, path: Path, problems: Problems, ids: _Ids, *, prefix: str = "", agent_id: str | None = None, agent_files: Iterable[str] = ()) -> None:
+    def __init__(self, path: Path, problems: Problems, ids: Ids, *, prefix: str = "", agent_id: str | None = None, agent_files: Iterable[str] = ()) -> None:
         self.path = path
         self.problems = problems
         self.ids = ids
@@ -824,7 +807,7 @@ def _read_stream(transcript: _Transcript, records: Iterable[tuple[int, dict[str,
 
 
 def _read_main(path: Path, problems: Problems) -> Session | None:
-    ids = _Ids()
+    ids = Ids()
     files = _agent_files(path)
     file_ids = {_agent_id_from_name(p) for p in files}
     main = _read_stream(_Transcript(path, problems, ids, agent_files=file_ids), iter_jsonl(path, problems))
@@ -927,7 +910,7 @@ def _session_meta(t: _Transcript, raw_id: str) -> dict[str, Any]:
     return meta
 
 
-def _assemble(main: _Transcript, agents: list[tuple[_Transcript, dict[str, Any]]], ids: _Ids) -> list[Event]:
+def _assemble(main: _Transcript, agents: list[tuple[_Transcript, dict[str, Any]]], ids: Ids) -> list[Event]:
     """Main events with every sub-agent inserted where it was spawned."""
     everyone = [main] + [t for t, _ in agents]
     # parent transcript id -> list of (insert-before position, order, SUBAGENT builder args)
@@ -999,7 +982,7 @@ def _compaction_position(main: _Transcript, agent: _Transcript) -> int:
     return len(main.events)
 
 
-def _subagent_event(agent: _Transcript, info: dict[str, Any], parent: _Transcript, call_id: str | None, children: list[Event], ids: _Ids) -> Event:
+def _subagent_event(agent: _Transcript, info: dict[str, Any], parent: _Transcript, call_id: str | None, children: list[Event], ids: Ids) -> Event:
     aid = agent.agent_id or "agent"
     meta: dict[str, Any] = {"agent_id": aid}
     call = parent.calls.get(call_id or "")
@@ -1032,7 +1015,7 @@ def _subagent_event(agent: _Transcript, info: dict[str, Any], parent: _Transcrip
 
 def _read_standalone_agent(path: Path, problems: Problems) -> Session | None:
     """A sub-agent file whose parent session file is not in the archive."""
-    ids = _Ids()
+    ids = Ids()
     aid = _agent_id_from_name(path)
     t = _read_stream(_Transcript(path, problems, ids, agent_id=aid), iter_jsonl(path, problems))
     if not t.events:

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..model import Block, Event, GitRefs, Kind, Session, SourceRef, ToolCategory, Usage, make_session_id
-from .base import Problems, as_text, first_json_lines, iter_jsonl, parse_time, sniff
+from .base import Problems, as_text, first_json_lines, iter_jsonl, parse_time, sniff_object_line
 from ._util import project_of as _project, shorten as _shorten, text_of as _str, to_int as _int
 
 NAME = "codex"
@@ -146,17 +146,13 @@ class CodexReader:
     def detect(self, path: Path) -> bool:
         if path.suffix.lower() != ".jsonl" and not path.name.startswith("rollout-"):
             return False
-        head = sniff(path).lstrip()
-        if not head.startswith("{"):
+        sniffed = sniff_object_line(path)
+        if sniffed is None:
             return False
-        first = head.split("\n", 1)[0].strip()
-        try:
-            obj = json.loads(first)
-        except ValueError:
+        _, first, obj = sniffed
+        if obj is None:
             # A first line longer than the sniff (long instructions): judged by its opening.
             return bool(_META_HEAD.match(first))
-        if not isinstance(obj, dict):
-            return False
         if obj.get("type") == "session_meta":
             return isinstance(obj.get("payload"), dict)
         if not _is_legacy_header(obj):

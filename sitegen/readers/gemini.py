@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..model import Block, Event, Kind, Session, SourceRef, ToolCategory, Usage, make_session_id
-from .base import Problems, as_text, iter_jsonl, load_json, parse_time, sniff
+from .base import Problems, as_text, iter_jsonl, load_json, parse_time, sniff_object_line
 from ._util import shorten as _shorten, text_of as _str, to_int as _int
 
 NAME = "gemini"
@@ -67,15 +67,11 @@ class GeminiReader:
     def detect(self, path: Path) -> bool:
         if path.suffix.lower() not in (".json", ".jsonl"):
             return False
-        head = sniff(path).lstrip()
-        if not head.startswith("{"):
+        sniffed = sniff_object_line(path)
+        if sniffed is None:
             return False
-        first = head.split("\n", 1)[0].strip()
-        try:
-            obj = json.loads(first)
-        except ValueError:
-            obj = None
-        if isinstance(obj, dict):
+        head, _, obj = sniffed
+        if obj is not None:
             return _is_document(obj) or _is_header(obj)
         # Pretty-printed, or one long line cut by the sniff: judge its top-level keys.
         keys, complete = top_level_keys(head)

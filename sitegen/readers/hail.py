@@ -22,7 +22,7 @@ from typing import Any, Iterator
 
 from ..exports import read_hail_file
 from ..model import Block, Event, GitRefs, Kind, Session, SourceRef, ToolCategory, Usage, make_session_id
-from .base import Problems, as_text, iter_jsonl, load_json, parse_time, sniff
+from .base import Problems, as_text, iter_jsonl, load_json, parse_time, sniff, sniff_object_line
 from ._util import text_of as _str
 
 _MESSAGE_KINDS = {
@@ -93,15 +93,11 @@ class HailReader:
     claims_directories = False
 
     def detect(self, path: Path) -> bool:
-        head = sniff(path, _DETECT_BYTES).lstrip()
-        if not head.startswith("{"):
+        sniffed = sniff_object_line(path, _DETECT_BYTES)
+        if sniffed is None:
             return False
-        first = head.split("\n", 1)[0].strip()
-        try:
-            obj = json.loads(first)
-        except ValueError:
-            obj = None
-        if isinstance(obj, dict):
+        head, first, obj = sniffed
+        if obj is not None:
             return _is_hail_record(obj) or _is_hail_document(obj)
         # Either a pretty-printed HAIL JSON document or a header line longer than the sniff.
         if '"type":"header"' in first.replace(" ", "") and re.search(r'"version"\s*:\s*"hail-', first):
