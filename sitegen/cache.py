@@ -26,7 +26,7 @@ from typing import Any
 from . import __version__
 from .model import Problem
 
-CACHE_VERSION = 2  # 2: SessionRecord.parts
+CACHE_VERSION = 3  # 2: SessionRecord.parts; 3: no spans for uncoloured tokens
 
 
 @dataclass

@@ -8,14 +8,18 @@ pygments with CSS classes. Tool output never comes here: it is plain text.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from itertools import groupby
+from operator import itemgetter
 
 import mistune
 from markupsafe import Markup, escape
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
-from pygments.token import STANDARD_TYPES, Text, Whitespace, _TokenType
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
+from pygments.styles import get_style_by_name
+from pygments.token import STANDARD_TYPES, Token, Whitespace, _TokenType
 from pygments.util import ClassNotFound
 
 # Beyond this, highlighting costs more than it helps: plain escaped <pre>.
@@ -24,7 +28,8 @@ HIGHLIGHT_LIMIT = 64 * 1024
 MARKDOWN_LIMIT = 256 * 1024
 
 _SAFE_SCHEMES = ("http:", "https:", "mailto:")
-_UNSTYLED = frozenset((Text, Whitespace))
+# The highlighting themes of pygments.css: light, and dark under prefers-color-scheme.
+LIGHT_STYLE, DARK_STYLE = "default", "monokai"
 
 
 def safe_url(url: str) -> str | None:
@@ -75,12 +80,24 @@ def lexer_for(language: str | None = None, filename: str | None = None) -> Lexer
     return None
 
 
+def _looks_plain(token: _TokenType) -> bool:
+    """True when both themes draw this standard token type exactly like plain text, as
+    they do Name, Punctuation and Text: a span for it would change nothing on screen.
+    Whitespace is plain too: its colour only shows with visible-whitespace options."""
+    if token in Whitespace:
+        return True
+    styles = (get_style_by_name(LIGHT_STYLE), get_style_by_name(DARK_STYLE))
+    return all(style.style_for_token(token) == style.style_for_token(Token) for style in styles)
+
+
 @lru_cache(maxsize=1024)
 def _css_class(token: _TokenType) -> str:
-    """pygments' short CSS class of a token type (its nearest standard ancestor's)."""
+    """pygments' short CSS class of a token type (its nearest standard ancestor's), or ""
+    when the themes do not colour it (most tokens of code are names and punctuation,
+    so leaving their spans out is a good part of a session page's size)."""
     while token not in STANDARD_TYPES:
         token = token.parent
-    return STANDARD_TYPES[token]
+    return "" if _looks_plain(token) else STANDARD_TYPES[token]
 
 
 def _text(value: str) -> str:
@@ -96,26 +113,21 @@ def element_text(value: object) -> Markup:
     return Markup(_text(str(value)))
 
 
+def _spans(pieces: Iterable[tuple[str, str]]) -> Iterator[str]:
+    """Escaped text from (class, text) pieces, where neighbours of one class share a
+    span and the class "" gets none."""
+    for cls, run in groupby(pieces, key=itemgetter(0)):
+        text = _text("".join([piece[1] for piece in run]))
+        yield f'<span class="{cls}">{text}</span>' if cls else text
+
+
 def _highlighted(code: str, lexer: Lexer) -> str:
     """What pygments' HtmlFormatter gives, leaner: runs of one class share a span, and
-    plain text and whitespace get none (they are not coloured). A page of code is
-    mostly spans, so this is a good part of a session page's size."""
-    out = ['<div class="hl"><pre>']
-    run: list[str] = []
-    cls = ""
-    for _, token, value in lexer.get_tokens_unprocessed(code):
-        this = "" if token in _UNSTYLED else _css_class(token)
-        if this != cls and run:
-            text = _text("".join(run))
-            out.append(f'<span class="{cls}">{text}</span>' if cls else text)
-            run = []
-        cls = this
-        run.append(value)
-    if run:
-        text = _text("".join(run))
-        out.append(f'<span class="{cls}">{text}</span>' if cls else text)
-    out.append("</pre></div>\n")
-    return "".join(out)
+    tokens the themes do not colour get none. A page of code is mostly spans, so this
+    is a good part of a session page's size."""
+    tokens = lexer.get_tokens_unprocessed(code)
+    body = "".join(_spans((_css_class(token), value) for _, token, value in tokens))
+    return f'<div class="hl"><pre>{body}</pre></div>\n'
 
 
 def highlight_code(code: str, language: str | None = None, filename: str | None = None) -> Markup:
@@ -129,17 +141,18 @@ def highlight_code(code: str, language: str | None = None, filename: str | None 
 _DIFF_CLASSES = {"+": "gi", "-": "gd", "@": "gu"}
 
 
+def _diff_class(line: str) -> str:
+    if line.startswith(("---", "+++", "diff ", "index ", "*** ")):
+        return "gh"
+    return _DIFF_CLASSES.get(line[:1], "")
+
+
 def render_diff(diff: str) -> Markup:
-    """A unified diff, one span per line classed by its kind (pygments' class names,
-    so the same stylesheet colours it); far cheaper than lexing it."""
-    out = ['<div class="hl diff"><pre>']
-    for line in diff.splitlines(keepends=True):
-        head = line[:3]
-        cls = "gh" if head in ("---", "+++") or line.startswith(("diff ", "index ", "*** ")) else _DIFF_CLASSES.get(line[:1])
-        text = _text(line)
-        out.append(f'<span class="{cls}">{text}</span>' if cls else text)
-    out.append("</pre></div>")
-    return Markup("".join(out))
+    """A unified diff, each line classed by its kind (pygments' class names, so the same
+    stylesheet colours it); far cheaper than lexing it. Consecutive lines of one kind
+    share a span: the classes only colour text, and a new file is all added lines."""
+    body = "".join(_spans((_diff_class(line), line) for line in diff.splitlines(keepends=True)))
+    return Markup(f'<div class="hl diff"><pre>{body}</pre></div>')
 
 
 class _SafeRenderer(mistune.HTMLRenderer):
@@ -195,7 +208,7 @@ def markdown(text: str) -> Markup:
 
 def pygments_css() -> str:
     """Light and dark highlighting styles, switched by the page's colour scheme."""
-    light = HtmlFormatter(style="default").get_style_defs(".hl")
-    dark = HtmlFormatter(style="monokai").get_style_defs(".hl")
+    light = HtmlFormatter(style=LIGHT_STYLE).get_style_defs(".hl")
+    dark = HtmlFormatter(style=DARK_STYLE).get_style_defs(".hl")
     dark_scoped = "\n".join("  " + line for line in dark.splitlines())
     return f"{light}\n@media (prefers-color-scheme: dark) {{\n{dark_scoped}\n}}\n"

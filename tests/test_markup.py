@@ -1,8 +1,20 @@
 """Markdown and code rendering: escaping, URL allow-list, highlighting."""
 
-from bs4 import BeautifulSoup
+import re
 
-from sitegen.markup import highlight_code, lexer_for, markdown, render_diff, safe_url
+from bs4 import BeautifulSoup
+from pygments import highlight as pygments_highlight
+from pygments.formatters import HtmlFormatter
+
+from sitegen.markup import (
+    DARK_STYLE,
+    LIGHT_STYLE,
+    highlight_code,
+    lexer_for,
+    markdown,
+    render_diff,
+    safe_url,
+)
 
 
 def soup(html) -> BeautifulSoup:
@@ -45,6 +57,48 @@ def test_fenced_code_is_highlighted_with_classes():
     assert block is not None
     assert block.find("span", class_="k") is not None  # keyword span from pygments
     assert "def f(x):" in block.get_text()
+
+
+def _colours_per_character(html: str, style: str) -> list[tuple[str, tuple]]:
+    """Each character of a highlighted block with the CSS declarations that style it
+    (the block's own, overlaid with its span's class rule from pygments' stylesheet).
+    A space shows no colour, weight or slant, so those are not compared for it."""
+    rules = {}
+    for line in HtmlFormatter(style=style).get_style_defs(".hl").splitlines():
+        match = re.match(r"\.hl(?: \.(\w+))? \{ (.*?) \}", line)
+        if match:
+            rules[match.group(1) or ""] = dict(
+                decl.split(":", 1) for decl in match.group(2).replace(" ", "").split(";") if decl
+            )
+    out = []
+    for node in soup(html).find("pre").descendants:
+        if isinstance(node, str):
+            cls = (node.parent.get("class") or [""])[0] if node.parent.name == "span" else ""
+            look = {**rules[""], **rules.get(cls, {})}
+            unseen_on_space = ("color", "font-weight", "font-style")
+            for ch in node:
+                shown = {k: v for k, v in look.items() if not (ch.isspace() and k in unseen_on_space)}
+                out.append((ch, tuple(sorted(shown.items()))))
+    return out
+
+
+def test_highlighting_looks_the_same_as_pygments_own_formatter():
+    """Spans are left out only where they change nothing on screen, in both themes."""
+    samples = {
+        "python": 'import os\nclass A(B):\n    """doc"""\n    def f(self, x=None, *a, **k) -> int:\n        return os.path.join(x, "s", f"{x!r}") + 0x1F  # c\n',
+        "rust": "pub fn f(ctx: &mut Ctx, n: usize) -> Result<Vec<u8>> {\n    let mut v = Vec::new(); Ok(v?) // c\n}\n",
+        "typescript": "export async function f(x: string): Promise<void> {\n  const y = await fetch(`/a/${x}`); if (!y) throw new Error('e');\n}\n",
+        "go": 'func (s *S) F(ctx context.Context, id int64) error {\n\tif err := s.g(ctx, id); err != nil {\n\t\treturn fmt.Errorf("x: %w", err)\n\t}\n}\n',
+        "json": '{"a": [1, 2.5, true, null], "b": {"c": "d"}}\n',
+        "bash": 'for f in *.py; do echo "$f" | grep -q x && rm -- "$f"; done # c\n',
+        "html": '<div class="a" onclick="x()"><!-- c --><b>t</b>&amp;</div>\n',
+    }
+    for language, code in samples.items():
+        ours = str(highlight_code(code, language))
+        theirs = pygments_highlight(code, lexer_for(language), HtmlFormatter())
+        assert ours.count("<span") < theirs.count("<span"), language
+        for style in (LIGHT_STYLE, DARK_STYLE):
+            assert _colours_per_character(ours, style) == _colours_per_character(theirs, style), (language, style)
 
 
 def test_unknown_language_is_plain_escaped_pre():
