@@ -100,15 +100,17 @@ class SessionView:
         """The top-level events one part lists; all of them for an unsplit session."""
         return self.timeline if part is None else self.timeline[part.start : part.end]
 
+    def page_of(self, event_id: str) -> str:
+        """The site-relative URL of the page that draws an event: its part's (part 1's if unknown)."""
+        return self.parts[self.event_part.get(event_id, 0)].url if self.parts else self.summary.url
+
     def event_url(self, event_id: str) -> str:
         """Where an event is, from the site root: its part's URL and its anchor (the session's URL if unknown).
 
         Every link to an event goes through here, so it lands on the part that draws it.
         """
         anchor = self.anchors.get(event_id)
-        index = self.event_part.get(event_id, 0)
-        url = self.parts[index].url if self.parts else self.summary.url
-        return f"{url}#{anchor}" if anchor else self.summary.url
+        return f"{self.page_of(event_id)}#{anchor}" if anchor else self.summary.url
 
     def event_link(self, event_id: str) -> str | None:
         """A link to an event from the session's first page: ``#anchor`` when it is there,

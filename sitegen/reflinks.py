@@ -103,7 +103,7 @@ class RefHelpers:
         tokens = refs.links.get(event.id)
         if not tokens:
             return None
-        root = "../" * view.summary.url.count("/")
+        root = "../" * view.page_of(event.id).count("/")  # later parts sit a folder deeper than part 1
         return tokens, root, refs
 
     def link_html(self, html: Any, view: Any, event: Any) -> Any:

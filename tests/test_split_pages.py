@@ -203,6 +203,22 @@ def test_every_link_to_an_event_lands_on_it(split_site):
     assert strip > 10, "the time strip links events on every part"
 
 
+def test_every_relative_link_on_every_part_resolves(split_site):
+    """Later parts sit one folder deeper than part 1: links in their text (a ref mention in
+    tool output or a message) must climb one level more."""
+    _, site = split_site
+    mentions = 0
+    for page in part_files(site):
+        doc = parse(page)
+        for el in doc.select("a[href], link[href], script[src]"):
+            url = el.get("href") or el["src"]
+            if url.startswith(("#", "mailto:")) or "://" in url:
+                continue
+            follow(page, url)
+            mentions += page != part_files(site)[0] and "gitref" in (el.get("class") or [])
+    assert mentions, "a later part links a ref mentioned in its text"
+
+
 def test_parts_script_maps_every_anchor_to_its_part(split_site):
     _, site = split_site
     text = (site / "sessions" / SESSION_ID / "parts.js").read_text()
