@@ -44,7 +44,7 @@ from typing import Any, Iterator
 
 from ..model import Block, Event, GitRefs, Kind, Session, SourceRef, ToolCategory, Usage, make_session_id
 from .base import Problems, as_text, first_json_lines, iter_jsonl, parse_time, sniff_object_line
-from ._util import project_of as _project, shorten as _shorten, text_of as _str, to_int as _int
+from ._util import Ids, project_of as _project, shorten as _shorten, text_of as _str, to_int as _int
 
 NAME = "codex"
 AGENT = "codex"
@@ -558,7 +558,7 @@ class _Builder:
         self.path = path
         self.problems = problems
         self.events: list[Event] = []
-        self.ids: set[str] = set()
+        self.ids = Ids()  # event ids unique within the session
         self.records = 0
         self.skipped: Counter[str] = Counter()
         self.meta: dict[str, Any] = {}
@@ -590,18 +590,8 @@ class _Builder:
 
     # ---- events
 
-    def unique(self, base: str) -> str:
-        if base not in self.ids:
-            self.ids.add(base)
-            return base
-        n = 2
-        while f"{base}-{n}" in self.ids:
-            n += 1
-        self.ids.add(f"{base}-{n}")
-        return f"{base}-{n}"
-
     def emit(self, lineno: int, ts: Any, suffix: str = "", **fields: Any) -> int:
-        event = Event(id=self.unique(f"l{lineno}{suffix}"), line=lineno, timestamp=ts, **fields)
+        event = Event(id=self.ids.take(f"l{lineno}{suffix}"), line=lineno, timestamp=ts, **fields)
         self.events.append(event)
         index = len(self.events) - 1
         if event.kind in (Kind.ASSISTANT, Kind.THINKING, Kind.TOOL_CALL):

@@ -29,7 +29,7 @@ from typing import Any, Iterator
 
 from ..model import Block, Event, Kind, Session, SourceRef, ToolCategory, Usage, make_session_id
 from .base import Problems, as_text, iter_jsonl, load_json, parse_time, sniff_object_line
-from ._util import shorten as _shorten, text_of as _str, to_int as _int
+from ._util import Ids, shorten as _shorten, text_of as _str, to_int as _int
 
 NAME = "gemini"
 AGENT = "gemini-cli"
@@ -341,7 +341,7 @@ class _Builder:
         self.entries: list[list[Any]] = []
         self.by_id: dict[str, list[Any]] = {}
         self.skipped: Counter[str] = Counter()
-        self.ids: set[str] = set()
+        self.ids = Ids()  # event ids unique within the session
         self.events: list[Event] = []
         self.models: dict[str, None] = {}
         self.leftover_usage: Usage | None = None
@@ -385,19 +385,8 @@ class _Builder:
 
     # ---- events
 
-    def unique(self, base: str) -> str:
-        base = base or "event"
-        if base not in self.ids:
-            self.ids.add(base)
-            return base
-        n = 2
-        while f"{base}-{n}" in self.ids:
-            n += 1
-        self.ids.add(f"{base}-{n}")
-        return f"{base}-{n}"
-
     def emit(self, base: str, line: int, **fields: Any) -> int:
-        self.events.append(Event(id=self.unique(base), line=line, **fields))
+        self.events.append(Event(id=self.ids.take(base or "event"), line=line, **fields))
         return len(self.events) - 1
 
     def _message_events(self, message: dict[str, Any], line: int, position: int) -> None:
