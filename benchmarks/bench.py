@@ -51,9 +51,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 PEERS = {  # name -> (short venv folder, pip requirement, env var)
     "claude-code-transcripts": ("cct", "claude-code-transcripts==0.6", "SESSITE_BENCH_CCT"),
@@ -211,8 +211,20 @@ def projects_dir(archive: Path) -> Path:
 def sessite_tool(extra: list[str]) -> Tool:
     def command(archive: Path, out: Path, scratch: Path) -> list[str]:
         cache = scratch / "cache"  # fresh per run: --clean alone still writes the cache and reuses compiled templates
-        return [sys.executable, "-m", "sitegen.cli", "build", str(archive), "-o", str(out), "-q",
-                "--clean", "--cache-dir", str(cache), *extra]
+        return [
+            sys.executable,
+            "-m",
+            "sitegen.cli",
+            "build",
+            str(archive),
+            "-o",
+            str(out),
+            "-q",
+            "--clean",
+            "--cache-dir",
+            str(cache),
+            *extra,
+        ]
 
     # exit 2 = built with input problems; runs in the caller's folder like before (sitegen importable)
     return Tool("sessite", command, ok_codes=(0, 2), cwd_scratch=False)
@@ -312,7 +324,10 @@ def peer_tools(args: argparse.Namespace) -> list[Tool]:
     if args.setup_peers:
         setup_peers(args.setup_peers)
     tools = []
-    for name, option, make in (("claude-code-transcripts", args.cct, cct_tool), ("claude-code-log", args.ccl, ccl_tool)):
+    for name, option, make in (
+        ("claude-code-transcripts", args.cct, cct_tool),
+        ("claude-code-log", args.ccl, ccl_tool),
+    ):
         exe, why = find_peer(name, option, args.setup_peers)
         if exe is None:
             print(f"note: {name} skipped: {why}")
@@ -326,9 +341,11 @@ def peer_tools(args: argparse.Namespace) -> list[Tool]:
 
 
 def run_line(i: int, name: str, r: dict) -> str:
-    return (f"run {i} {name}: {r['wall_s']:.2f}s wall, {r['cpu_s']:.2f}s cpu, "
-            f"peak RSS {r['peak_rss_mb']:.0f} MB (tree {r['tree_rss_mb']:.0f} MB, PSS {fmt(r['tree_pss_mb'], '.0f')} MB), "
-            f"output {r['output_mb']:.1f} MB in {r['files']} files")
+    return (
+        f"run {i} {name}: {r['wall_s']:.2f}s wall, {r['cpu_s']:.2f}s cpu, "
+        f"peak RSS {r['peak_rss_mb']:.0f} MB (tree {r['tree_rss_mb']:.0f} MB, PSS {fmt(r['tree_pss_mb'], '.0f')} MB), "
+        f"output {r['output_mb']:.1f} MB in {r['files']} files"
+    )
 
 
 def medians(runs: list[dict], input_size: int) -> dict:
@@ -350,19 +367,32 @@ def fmt(value: float | None, spec: str) -> str:
 
 
 def print_table(meds: dict[str, dict]) -> None:
-    print(f"{'median':<24} {'wall s':>8} {'cpu s':>8} {'RSS MB':>8} {'tree MB':>8} {'PSS MB':>8} {'out MB':>8} {'out/in':>7} {'files':>7}")
+    print(
+        f"{'median':<24} {'wall s':>8} {'cpu s':>8} {'RSS MB':>8} {'tree MB':>8} {'PSS MB':>8} {'out MB':>8} {'out/in':>7} {'files':>7}"
+    )
     for name, m in meds.items():
-        print(f"{name:<24} {fmt(m['wall_s'], '.2f'):>8} {fmt(m['cpu_s'], '.2f'):>8} {fmt(m['peak_rss_mb'], '.0f'):>8} "
-              f"{fmt(m['tree_rss_mb'], '.0f'):>8} {fmt(m['tree_pss_mb'], '.0f'):>8} {fmt(m['output_mb'], '.1f'):>8} {fmt(m['output_ratio'], '.2f'):>7} "
-              f"{fmt(m['files'], '.0f'):>7}")
+        print(
+            f"{name:<24} {fmt(m['wall_s'], '.2f'):>8} {fmt(m['cpu_s'], '.2f'):>8} {fmt(m['peak_rss_mb'], '.0f'):>8} "
+            f"{fmt(m['tree_rss_mb'], '.0f'):>8} {fmt(m['tree_pss_mb'], '.0f'):>8} {fmt(m['output_mb'], '.1f'):>8} {fmt(m['output_ratio'], '.2f'):>7} "
+            f"{fmt(m['files'], '.0f'):>7}"
+        )
 
 
 def peer_ratios(meds: dict[str, dict]) -> dict[str, dict]:
     """sessite / peer for wall time, peak RSS (own and tree) and output size: < 1 means sessite is smaller."""
     own = meds["sessite"]
-    keys = {"wall": "wall_s", "rss": "peak_rss_mb", "tree_rss": "tree_rss_mb", "tree_pss": "tree_pss_mb", "output": "output_mb"}
-    return {name: {label: ratio(own[key], m[key]) for label, key in keys.items()}
-            for name, m in meds.items() if name != "sessite"}
+    keys = {
+        "wall": "wall_s",
+        "rss": "peak_rss_mb",
+        "tree_rss": "tree_rss_mb",
+        "tree_pss": "tree_pss_mb",
+        "output": "output_mb",
+    }
+    return {
+        name: {label: ratio(own[key], m[key]) for label, key in keys.items()}
+        for name, m in meds.items()
+        if name != "sessite"
+    }
 
 
 def print_ratios(ratios: dict[str, dict]) -> None:
@@ -370,7 +400,10 @@ def print_ratios(ratios: dict[str, dict]) -> None:
         return
     print(f"{'sessite / peer':<24} {'wall':>8} {'RSS':>8} {'tree RSS':>8} {'tree PSS':>8} {'output':>8}")
     for name, r in ratios.items():
-        print(f"{name:<24} " + " ".join(f"{fmt(r[k], '.2f') + '×':>8}" for k in ("wall", "rss", "tree_rss", "tree_pss", "output")))
+        print(
+            f"{name:<24} "
+            + " ".join(f"{fmt(r[k], '.2f') + '×':>8}" for k in ("wall", "rss", "tree_rss", "tree_pss", "output"))
+        )
 
 
 # --- main ------------------------------------------------------------------------------------
@@ -388,7 +421,7 @@ def parse_args() -> argparse.Namespace:
     argv = sys.argv[1:]
     split = argv.index("--") if "--" in argv else len(argv)
     args = parser.parse_args(argv[:split])
-    args.extra = argv[split + 1:]  # split here: argparse rejects "--" once ARCHIVE is followed by options
+    args.extra = argv[split + 1 :]  # split here: argparse rejects "--" once ARCHIVE is followed by options
     return args
 
 
@@ -418,18 +451,26 @@ def main() -> None:
                 if r["ok"]:
                     print(run_line(i + 1, tool.name, r), flush=True)
         print(f"  {runs['sessite'][-1]['summary']}")
-    meds = {name: medians([r for r in rs if r["ok"]], input_size) for name, rs in runs.items() if any(r["ok"] for r in rs)}
+    meds = {
+        name: medians([r for r in rs if r["ok"]], input_size) for name, rs in runs.items() if any(r["ok"] for r in rs)
+    }
     med = meds["sessite"]
     load_end = os.getloadavg()[0]
-    print(f"median: {med['wall_s']:.2f}s wall, peak RSS {med['peak_rss_mb']:.0f} MB, output {med['output_mb']:.1f} MB ({med['output_ratio']}× input)")
+    print(
+        f"median: {med['wall_s']:.2f}s wall, peak RSS {med['peak_rss_mb']:.0f} MB, output {med['output_mb']:.1f} MB ({med['output_ratio']}× input)"
+    )
     print_table(meds)
     ratios = peer_ratios(meds)
     print_ratios(ratios)
     print(f"load average (1 min) at end: {load_end:.2f}")
     if args.archive.is_dir() and tree_size(args.archive) != (input_size, input_files):
         print("warning: the archive changed during the benchmark")
-    med.update(runs=args.runs, load_1m=[load_start, load_end],
-               peers={name: m for name, m in meds.items() if name != "sessite"}, ratios=ratios)
+    med.update(
+        runs=args.runs,
+        load_1m=[load_start, load_end],
+        peers={name: m for name, m in meds.items() if name != "sessite"},
+        ratios=ratios,
+    )
     print(json.dumps(med))
 
 

@@ -20,23 +20,179 @@ import itertools
 import json
 import random
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-COMMON = (
-    "the of and to in is that it for on with as this be are by not or from at have an was but can if "
-    "we you use file function test error run code value list return data change fix add update check "
-    "need should would now then will when what which there here also just make new get set using one "
-    "all more so because into only like first after before see found issue build config output input "
-    "server client request response path line module class method type name string number array object "
-    "import export install version branch commit merge push pull review bug feature"
-).split()
-SYLLABLES = "ka to re mi lo sa ne vi ru pe da fo ti ga mo be lu zi no ha ke ra si po tu me".split()
-CODE_WORDS = (
-    "std::vector application/json snake_case camelCase HashMap useEffect async await Promise "
-    "TypeError ValueError KeyError Optional dict kwargs __init__ self.cache nullptr unique_ptr "
-    "Content-Type text/html utf-8 localhost:8080 127.0.0.1 npm pip pytest cargo make docker git"
-).split()
+COMMON = [
+    "the",
+    "of",
+    "and",
+    "to",
+    "in",
+    "is",
+    "that",
+    "it",
+    "for",
+    "on",
+    "with",
+    "as",
+    "this",
+    "be",
+    "are",
+    "by",
+    "not",
+    "or",
+    "from",
+    "at",
+    "have",
+    "an",
+    "was",
+    "but",
+    "can",
+    "if",
+    "we",
+    "you",
+    "use",
+    "file",
+    "function",
+    "test",
+    "error",
+    "run",
+    "code",
+    "value",
+    "list",
+    "return",
+    "data",
+    "change",
+    "fix",
+    "add",
+    "update",
+    "check",
+    "need",
+    "should",
+    "would",
+    "now",
+    "then",
+    "will",
+    "when",
+    "what",
+    "which",
+    "there",
+    "here",
+    "also",
+    "just",
+    "make",
+    "new",
+    "get",
+    "set",
+    "using",
+    "one",
+    "all",
+    "more",
+    "so",
+    "because",
+    "into",
+    "only",
+    "like",
+    "first",
+    "after",
+    "before",
+    "see",
+    "found",
+    "issue",
+    "build",
+    "config",
+    "output",
+    "input",
+    "server",
+    "client",
+    "request",
+    "response",
+    "path",
+    "line",
+    "module",
+    "class",
+    "method",
+    "type",
+    "name",
+    "string",
+    "number",
+    "array",
+    "object",
+    "import",
+    "export",
+    "install",
+    "version",
+    "branch",
+    "commit",
+    "merge",
+    "push",
+    "pull",
+    "review",
+    "bug",
+    "feature",
+]
+SYLLABLES = [
+    "ka",
+    "to",
+    "re",
+    "mi",
+    "lo",
+    "sa",
+    "ne",
+    "vi",
+    "ru",
+    "pe",
+    "da",
+    "fo",
+    "ti",
+    "ga",
+    "mo",
+    "be",
+    "lu",
+    "zi",
+    "no",
+    "ha",
+    "ke",
+    "ra",
+    "si",
+    "po",
+    "tu",
+    "me",
+]
+CODE_WORDS = [
+    "std::vector",
+    "application/json",
+    "snake_case",
+    "camelCase",
+    "HashMap",
+    "useEffect",
+    "async",
+    "await",
+    "Promise",
+    "TypeError",
+    "ValueError",
+    "KeyError",
+    "Optional",
+    "dict",
+    "kwargs",
+    "__init__",
+    "self.cache",
+    "nullptr",
+    "unique_ptr",
+    "Content-Type",
+    "text/html",
+    "utf-8",
+    "localhost:8080",
+    "127.0.0.1",
+    "npm",
+    "pip",
+    "pytest",
+    "cargo",
+    "make",
+    "docker",
+    "git",
+]
 
 
 class Vocabulary:
@@ -103,7 +259,11 @@ class Vocabulary:
 
     def _path(self, project: str) -> str:
         ext = self.rng.choice(["py", "ts", "rs", "go", "md", "json", "cpp", "html"])
-        return f"/home/dev/{project}/" + "/".join(self._word() for _ in range(self.rng.randint(1, 3))) + f"/{self._identifier()}.{ext}"
+        return (
+            f"/home/dev/{project}/"
+            + "/".join(self._word() for _ in range(self.rng.randint(1, 3)))
+            + f"/{self._identifier()}.{ext}"
+        )
 
     def identifier(self) -> str:
         r = self.rng.random()
@@ -112,7 +272,9 @@ class Vocabulary:
         return self._pick(self.pools[self.project][0]) if r < 0.97 else self._identifier()
 
     def path(self, project: str | None = None) -> str:
-        return self.rng.choice(self.topic_paths) if self.rng.random() < 0.85 else self._pick(self.pools[self.project][1])
+        return (
+            self.rng.choice(self.topic_paths) if self.rng.random() < 0.85 else self._pick(self.pools[self.project][1])
+        )
 
     def code(self) -> str:
         r = self.rng.random()
@@ -143,16 +305,26 @@ class Vocabulary:
         """An assistant's reply: prose, sometimes with a list or a fenced code block."""
         parts = [self.paragraph(self.rng.randint(1, 3))]
         if self.rng.random() < 0.4:
-            parts.append("\n".join(f"- `{self.identifier()}`: {self.sentence(4, 9)}" for _ in range(self.rng.randint(2, 4))))
+            parts.append(
+                "\n".join(f"- `{self.identifier()}`: {self.sentence(4, 9)}" for _ in range(self.rng.randint(2, 4)))
+            )
         if self.rng.random() < 0.35:
             parts.append("```python\n" + self.code_lines(self.rng.randint(3, 10)) + "\n```")
         return "\n\n".join(parts)
 
     def test_output(self) -> str:
-        tests = [f"tests/test_{self.rng.choice(self.topic_words)}.py::test_{self.identifier()}" for _ in range(self.rng.randint(3, 12))]
+        tests = [
+            f"tests/test_{self.rng.choice(self.topic_words)}.py::test_{self.identifier()}"
+            for _ in range(self.rng.randint(3, 12))
+        ]
         lines = [f"{t} {'PASSED' if self.rng.random() < 0.9 else 'FAILED'}" for t in tests]
         if "FAILED" in "".join(lines):
-            lines += ["", "=" * 30 + " FAILURES " + "=" * 30, self.code_lines(3), f"E   {self.rng.choice(['AssertionError', 'TypeError', 'KeyError'])}: {self.sentence(3, 8)}"]
+            lines += [
+                "",
+                "=" * 30 + " FAILURES " + "=" * 30,
+                self.code_lines(3),
+                f"E   {self.rng.choice(['AssertionError', 'TypeError', 'KeyError'])}: {self.sentence(3, 8)}",
+            ]
         lines.append(f"{len(tests)} passed in {self.rng.random() * 9:.2f}s")
         return "\n".join(lines)
 
@@ -162,7 +334,14 @@ def session_lines(vocab: Vocabulary, rng: random.Random, project: str, started: 
     session_id = str(uuid.UUID(int=rng.getrandbits(128), version=4))
     cwd = f"/home/dev/{project}"
     branch = rng.choice(["main", "dev", f"feature/{vocab.word()}", f"fix/{vocab.word()}-{rng.randint(1, 999)}"])
-    base = {"isSidechain": False, "userType": "external", "cwd": cwd, "sessionId": session_id, "version": "2.1.39", "gitBranch": branch}
+    base = {
+        "isSidechain": False,
+        "userType": "external",
+        "cwd": cwd,
+        "sessionId": session_id,
+        "version": "2.1.39",
+        "gitBranch": branch,
+    }
     lines: list[dict] = []
     parent = None
     clock = started
@@ -171,7 +350,14 @@ def session_lines(vocab: Vocabulary, rng: random.Random, project: str, started: 
         nonlocal parent, clock
         clock += timedelta(seconds=rng.randint(1, 40))
         uid = str(uuid.UUID(int=rng.getrandbits(128), version=4))
-        record = {"parentUuid": parent, **base, "type": kind, "message": message, "uuid": uid, "timestamp": clock.isoformat().replace("+00:00", "Z")}
+        record = {
+            "parentUuid": parent,
+            **base,
+            "type": kind,
+            "message": message,
+            "uuid": uid,
+            "timestamp": clock.isoformat().replace("+00:00", "Z"),
+        }
         if extra:
             record.update(extra)
         lines.append(record)
@@ -181,33 +367,101 @@ def session_lines(vocab: Vocabulary, rng: random.Random, project: str, started: 
     for turn in range(rng.randint(2, 6)):
         emit("user", {"role": "user", "content": vocab.paragraph(rng.randint(1, 3))})
         msg_id = f"msg_{rng.getrandbits(64):016x}"
-        usage = {"input_tokens": rng.randint(10, 5000), "output_tokens": rng.randint(10, 2000), "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}
-        emit("assistant", {"model": model, "id": msg_id, "type": "message", "role": "assistant", "content": [{"type": "thinking", "thinking": vocab.paragraph(rng.randint(1, 3)), "signature": "x"}], "usage": usage})
+        usage = {
+            "input_tokens": rng.randint(10, 5000),
+            "output_tokens": rng.randint(10, 2000),
+            "cache_read_input_tokens": 0,
+            "cache_creation_input_tokens": 0,
+        }
+        emit(
+            "assistant",
+            {
+                "model": model,
+                "id": msg_id,
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "thinking", "thinking": vocab.paragraph(rng.randint(1, 3)), "signature": "x"}],
+                "usage": usage,
+            },
+        )
         for _ in range(rng.randint(1, 4)):
             tool_id = f"toolu_{rng.getrandbits(64):016x}"
             tool = rng.choice(["Bash", "Bash", "Read", "Read", "Edit", "Grep"])
             if tool == "Bash":
-                command = rng.choice(["pytest -q", "git status", "npm test", "cargo build", "make", "git log --oneline -5", f"grep -rn {vocab.identifier()} ."]) + (f" {vocab.path(project)}" if rng.random() < 0.3 else "")
+                command = rng.choice(
+                    [
+                        "pytest -q",
+                        "git status",
+                        "npm test",
+                        "cargo build",
+                        "make",
+                        "git log --oneline -5",
+                        f"grep -rn {vocab.identifier()} .",
+                    ]
+                ) + (f" {vocab.path(project)}" if rng.random() < 0.3 else "")
                 tool_input = {"command": command, "description": vocab.sentence(3, 6)}
                 if command.startswith(("pytest", "npm test")):
                     output = vocab.test_output()
                 elif command.startswith("git log"):
                     output = "\n".join(f"{rng.getrandbits(28):07x} {vocab.sentence(3, 8)}" for _ in range(5))
                 else:
-                    output = "\n".join(vocab.sentence(4, 12) if rng.random() < 0.5 else vocab.code_lines(1) for _ in range(rng.randint(4, 30)))
+                    output = "\n".join(
+                        vocab.sentence(4, 12) if rng.random() < 0.5 else vocab.code_lines(1)
+                        for _ in range(rng.randint(4, 30))
+                    )
             elif tool == "Read":
                 path = vocab.path(project)
                 tool_input = {"file_path": path}
                 output = vocab.file(path)
             elif tool == "Edit":
-                tool_input = {"file_path": vocab.path(project), "old_string": vocab.code_lines(rng.randint(1, 4)), "new_string": vocab.code_lines(rng.randint(1, 5))}
+                tool_input = {
+                    "file_path": vocab.path(project),
+                    "old_string": vocab.code_lines(rng.randint(1, 4)),
+                    "new_string": vocab.code_lines(rng.randint(1, 5)),
+                }
                 output = "The file has been updated."
             else:
                 tool_input = {"pattern": vocab.identifier(), "path": cwd}
-                output = "\n".join(f"{vocab.path(project)}:{rng.randint(1, 400)}: {vocab.code_lines(1).strip()}" for _ in range(rng.randint(1, 8)))
-            emit("assistant", {"model": model, "id": msg_id, "type": "message", "role": "assistant", "content": [{"type": "tool_use", "id": tool_id, "name": tool, "input": tool_input}], "usage": usage})
-            emit("user", {"role": "user", "content": [{"tool_use_id": tool_id, "type": "tool_result", "content": output, "is_error": rng.random() < 0.05}]})
-        emit("assistant", {"model": model, "id": msg_id, "type": "message", "role": "assistant", "content": [{"type": "text", "text": vocab.answer()}], "usage": usage})
+                output = "\n".join(
+                    f"{vocab.path(project)}:{rng.randint(1, 400)}: {vocab.code_lines(1).strip()}"
+                    for _ in range(rng.randint(1, 8))
+                )
+            emit(
+                "assistant",
+                {
+                    "model": model,
+                    "id": msg_id,
+                    "type": "message",
+                    "role": "assistant",
+                    "content": [{"type": "tool_use", "id": tool_id, "name": tool, "input": tool_input}],
+                    "usage": usage,
+                },
+            )
+            emit(
+                "user",
+                {
+                    "role": "user",
+                    "content": [
+                        {
+                            "tool_use_id": tool_id,
+                            "type": "tool_result",
+                            "content": output,
+                            "is_error": rng.random() < 0.05,
+                        }
+                    ],
+                },
+            )
+        emit(
+            "assistant",
+            {
+                "model": model,
+                "id": msg_id,
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "text", "text": vocab.answer()}],
+                "usage": usage,
+            },
+        )
     return lines
 
 
@@ -215,7 +469,7 @@ def generate(out: Path, sessions: int, seed: int = 1) -> Path:
     rng = random.Random(seed)
     vocab = Vocabulary(rng)
     projects = [f"{vocab._word()}-{vocab._word()}" for _ in range(40)]
-    start = datetime(2025, 1, 1, tzinfo=timezone.utc)
+    start = datetime(2025, 1, 1, tzinfo=UTC)
     out.mkdir(parents=True, exist_ok=True)
     for n in range(sessions):
         project = rng.choice(projects)

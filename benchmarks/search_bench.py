@@ -55,9 +55,9 @@ RESULTS_SHOWN = 20  # the results page renders 20 results, loading their snippet
 
 
 def child(mode: str, archive: Path, output: Path, jobs: int) -> None:
-    from sitegen import build as B
-    from sitegen import search as S
+    from sitegen.build import pipeline as B
     from sitegen.config import SiteConfig
+    from sitegen.search import output as S
 
     timings = {"search_add_s": 0.0, "search_write_s": 0.0}
     if mode == "nosearch":
@@ -78,28 +78,38 @@ def child(mode: str, archive: Path, output: Path, jobs: int) -> None:
         S.SearchIndex.add, S.SearchIndex.write = timed_add, timed_write
     wall = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="sessite-bench-cache-") as cache:
-        report = B.build(SiteConfig(archive=archive, output=output, progress=False, jobs=jobs, cache_dir=Path(cache), clean=True))
+        report = B.build(
+            SiteConfig(archive=archive, output=output, progress=False, jobs=jobs, cache_dir=Path(cache), clean=True)
+        )
     wall = time.perf_counter() - wall
     me = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    print(json.dumps({
-        "mode": mode,
-        "jobs": jobs,
-        "sessions": report.sessions,
-        "problems": len(report.problems),
-        "wall_s": round(wall, 2),
-        "cpu_s": round(me.ru_utime + me.ru_stime, 2),
-        "workers_cpu_s": round(kids.ru_utime + kids.ru_stime, 2),
-        "peak_rss_mb": round(me.ru_maxrss / 1024),
-        "workers_peak_rss_mb": round(kids.ru_maxrss / 1024),
-        **{k: round(v, 2) for k, v in timings.items()},
-    }))
+    print(
+        json.dumps(
+            {
+                "mode": mode,
+                "jobs": jobs,
+                "sessions": report.sessions,
+                "problems": len(report.problems),
+                "wall_s": round(wall, 2),
+                "cpu_s": round(me.ru_utime + me.ru_stime, 2),
+                "workers_cpu_s": round(kids.ru_utime + kids.ru_stime, 2),
+                "peak_rss_mb": round(me.ru_maxrss / 1024),
+                "workers_peak_rss_mb": round(kids.ru_maxrss / 1024),
+                **{k: round(v, 2) for k, v in timings.items()},
+            }
+        )
+    )
 
 
 def run_build(mode: str, archive: Path, output: Path, jobs: int) -> dict:
     if output.exists():
         shutil.rmtree(output)
-    proc = subprocess.run([sys.executable, __file__, "--child", mode, str(archive), str(output), str(jobs)], capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, __file__, "--child", mode, str(archive), str(output), str(jobs)],
+        capture_output=True,
+        text=True,
+    )
     if proc.returncode != 0:
         sys.exit(f"build ({mode}) failed:\n{proc.stdout}\n{proc.stderr}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -127,9 +137,10 @@ def tree(root: Path, pattern: str) -> tuple[int, int, int]:
 
 def sample_queries(archive: Path, count: int, seed: int = 1) -> list[str]:
     """Words a user could remember: picked from random events of random sessions."""
-    from sitegen.enrich import build_view
-    from sitegen.readers import Problems, discover
-    from sitegen.search import session_payload
+    from sitegen.model import Problems
+    from sitegen.readers import discover
+    from sitegen.search.output import session_payload
+    from sitegen.site.view import build_view
 
     rng = random.Random(seed)
     problems = Problems(archive)
@@ -161,7 +172,9 @@ def node_queries(site: Path, queries: list[str]) -> list[dict]:
     if not node:
         sys.exit("node is needed to time queries with the vendored lunr.js")
     request = {"op": "query", "site": str(site), "queries": queries, "top": RESULTS_SHOWN}
-    proc = subprocess.run([node, str(REPO / "tests" / "search_node.js")], input=json.dumps(request), capture_output=True, text=True)
+    proc = subprocess.run(
+        [node, str(REPO / "tests" / "search_node.js")], input=json.dumps(request), capture_output=True, text=True
+    )
     if proc.returncode:
         sys.exit(proc.stderr)
     return json.loads(proc.stdout)["results"]
@@ -169,7 +182,7 @@ def node_queries(site: Path, queries: list[str]) -> list[dict]:
 
 def first_query_bytes(site: Path, result: dict, pack: int, cache: dict) -> tuple[int, int]:
     """(gzipped bytes of index data, of index data + page) a first query downloads."""
-    from sitegen.search_index import fragment_url
+    from sitegen.search.index import fragment_url
 
     data = [site / "search" / "meta.js"]
     data += [site / "search" / "t" / f"{c}.js" for c in result["chunks"]]
@@ -192,7 +205,12 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=40)
     parser.add_argument("--jobs", type=int, default=0, help="worker processes for the builds (default: one per core)")
     parser.add_argument("--sequential", action="store_true", help="also build both ways with one process (jobs=1)")
-    parser.add_argument("--queries-only", type=Path, metavar="SITE", help="skip the builds: measure sizes and queries of this built site (needs --archive)")
+    parser.add_argument(
+        "--queries-only",
+        type=Path,
+        metavar="SITE",
+        help="skip the builds: measure sizes and queries of this built site (needs --archive)",
+    )
     parser.add_argument("--child", nargs=4, metavar=("MODE", "ARCHIVE", "OUT", "JOBS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -212,7 +230,9 @@ def main() -> None:
         print(f"archive: {archive} ({size / 1e6:.0f} MB), {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
 
         builds = {}
-        plan = [("nosearch", args.jobs), ("search", args.jobs)] + ([("nosearch-1", 1), ("search-1", 1)] if args.sequential else [])
+        plan = [("nosearch", args.jobs), ("search", args.jobs)] + (
+            [("nosearch-1", 1), ("search-1", 1)] if args.sequential else []
+        )
         if args.queries_only:
             plan = []
             args.keep = args.queries_only
@@ -221,8 +241,10 @@ def main() -> None:
         for name, jobs in plan:
             out = args.keep if name == "search" and args.keep else tmp / f"site-{name}"
             builds[name] = b = run_build(name.split("-")[0], archive, out, jobs)
-            print(f"build {name:>10} (jobs {jobs or 'auto'}): {b['wall_s']:7.1f}s wall, {b['cpu_s']:6.1f}s cpu main + {b['workers_cpu_s']:.1f}s workers, "
-                  f"peak RSS {b['peak_rss_mb']} MB main, {b['workers_peak_rss_mb']} MB largest worker; search add {b['search_add_s']:.1f}s, write {b['search_write_s']:.1f}s")
+            print(
+                f"build {name:>10} (jobs {jobs or 'auto'}): {b['wall_s']:7.1f}s wall, {b['cpu_s']:6.1f}s cpu main + {b['workers_cpu_s']:.1f}s workers, "
+                f"peak RSS {b['peak_rss_mb']} MB main, {b['workers_peak_rss_mb']} MB largest worker; search add {b['search_add_s']:.1f}s, write {b['search_write_s']:.1f}s"
+            )
         site = args.keep or tmp / "site-search"
         n = builds["search"]["sessions"]
 
@@ -231,9 +253,13 @@ def main() -> None:
         meta = site / "search" / "meta.js"
         meta_raw, meta_gz = meta.stat().st_size, len(gzip.compress(meta.read_bytes(), 6))
         per_k = 1000 / n
-        print(f"index: {t_files} term chunks, {t_raw / 1e6:.1f} MB ({t_gz / 1e6:.1f} MB gzipped) = {t_raw * per_k / 1e6:.2f} MB "
-              f"({t_gz * per_k / 1e6:.2f} MB gzipped) per 1,000 sessions; meta.js {meta_raw / 1e3:.0f} KB ({meta_gz / 1e3:.0f} KB gzipped)")
-        print(f"snippets: {f_files} files, {f_raw / 1e6:.1f} MB ({f_gz / 1e6:.1f} MB gzipped) = {f_raw * per_k / 1e6:.2f} MB per 1,000 sessions")
+        print(
+            f"index: {t_files} term chunks, {t_raw / 1e6:.1f} MB ({t_gz / 1e6:.1f} MB gzipped) = {t_raw * per_k / 1e6:.2f} MB "
+            f"({t_gz * per_k / 1e6:.2f} MB gzipped) per 1,000 sessions; meta.js {meta_raw / 1e3:.0f} KB ({meta_gz / 1e3:.0f} KB gzipped)"
+        )
+        print(
+            f"snippets: {f_files} files, {f_raw / 1e6:.1f} MB ({f_gz / 1e6:.1f} MB gzipped) = {f_raw * per_k / 1e6:.2f} MB per 1,000 sessions"
+        )
 
         queries = sample_queries(archive, args.queries)
         results = node_queries(site, queries)
@@ -242,9 +268,20 @@ def main() -> None:
         rows = []
         for r in results:
             index_bytes, total_bytes = first_query_bytes(site, r, meta_data["pack"], cache)
-            rows.append({"query": r["query"], "results": r["total"], "chunks": len(r["chunks"]), "index_kb": index_bytes / 1e3, "first_query_kb": total_bytes / 1e3, "ms": r["ms"]})
+            rows.append(
+                {
+                    "query": r["query"],
+                    "results": r["total"],
+                    "chunks": len(r["chunks"]),
+                    "index_kb": index_bytes / 1e3,
+                    "first_query_kb": total_bytes / 1e3,
+                    "ms": r["ms"],
+                }
+            )
         for row in rows:
-            print(f"  {row['query'][:28]:28} {row['results']:6} results  {row['chunks']:2} chunks  {row['first_query_kb']:6.0f} KB gz  {row['ms']:6.1f} ms")
+            print(
+                f"  {row['query'][:28]:28} {row['results']:6} results  {row['chunks']:2} chunks  {row['first_query_kb']:6.0f} KB gz  {row['ms']:6.1f} ms"
+            )
         kb = [r["first_query_kb"] for r in rows]
         ms = [r["ms"] for r in rows]
         summary = {
@@ -273,13 +310,19 @@ def main() -> None:
             summary[f"build_{key}_share_cpu"] = round((cpu(full) - cpu(base)) / cpu(base), 3)
             summary[f"build_{key}_search_write_s"] = full["search_write_s"]
             summary[f"build_{key}_peak_rss_mb"] = [full["peak_rss_mb"], full["workers_peak_rss_mb"]]
-        print(f"first query: median {summary['first_query_gz_kb_median']} KB, p90 {summary['first_query_gz_kb_p90']} KB, max {summary['first_query_gz_kb_max']} KB gzipped (page + meta + chunks + {RESULTS_SHOWN} snippet files)")
-        print(f"query after data arrived (node): median {summary['query_ms_median']} ms, p90 {summary['query_ms_p90']} ms, max {summary['query_ms_max']} ms")
+        print(
+            f"first query: median {summary['first_query_gz_kb_median']} KB, p90 {summary['first_query_gz_kb_p90']} KB, max {summary['first_query_gz_kb_max']} KB gzipped (page + meta + chunks + {RESULTS_SHOWN} snippet files)"
+        )
+        print(
+            f"query after data arrived (node): median {summary['query_ms_median']} ms, p90 {summary['query_ms_p90']} ms, max {summary['query_ms_max']} ms"
+        )
         for key in ("parallel", "sequential"):
             if f"build_{key}_wall_s" in summary:
                 (without, with_), share = summary[f"build_{key}_wall_s"], summary[f"build_{key}_share_wall"]
-                print(f"build time ({key}): {without}s without search, {with_}s with (+{share:.0%} wall, +{summary[f'build_{key}_share_cpu']:.0%} CPU); "
-                      f"peak RSS main {summary[f'build_{key}_peak_rss_mb'][0]} MB, largest worker {summary[f'build_{key}_peak_rss_mb'][1]} MB")
+                print(
+                    f"build time ({key}): {without}s without search, {with_}s with (+{share:.0%} wall, +{summary[f'build_{key}_share_cpu']:.0%} CPU); "
+                    f"peak RSS main {summary[f'build_{key}_peak_rss_mb'][0]} MB, largest worker {summary[f'build_{key}_peak_rss_mb'][1]} MB"
+                )
         print(json.dumps(summary))
 
 

@@ -27,9 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sitegen.build import build  # noqa: E402
-from sitegen.config import SiteConfig  # noqa: E402
-from sitegen.serve import PreviewState, make_server, watch_loop  # noqa: E402
+from sitegen.build import build
+from sitegen.config import SiteConfig
+from sitegen.serve.server import PreviewState, make_server, watch_loop
 
 
 def wait_for_page(port: int, url: str, fire, timeout: float = 60) -> float:
@@ -88,8 +88,13 @@ def main() -> None:
         latencies = []
         for i in range(args.runs):
             marker = f"appended-message-{i}-{time.time_ns()}"
-            record = {**last, "type": "user", "uuid": f"bench-{i}-{time.time_ns()}", "parentUuid": last.get("uuid"),
-                      "message": {"role": "user", "content": marker}}
+            record = {
+                **last,
+                "type": "user",
+                "uuid": f"bench-{i}-{time.time_ns()}",
+                "parentUuid": last.get("uuid"),
+                "message": {"role": "user", "content": marker},
+            }
 
             def append() -> None:
                 with open(target, "a", encoding="utf-8") as fh:
@@ -102,7 +107,9 @@ def main() -> None:
             print(f"append → reload event for {entry.summary.url}: {latency:.3f}s")
             while state.building or state.lock.locked():
                 time.sleep(0.05)  # let the follow-up build (search, refs) finish before the next run
-        print(f"append → visible: median {statistics.median(latencies):.3f}s ({target.stat().st_size / 1e6:.1f} MB session file)")
+        print(
+            f"append → visible: median {statistics.median(latencies):.3f}s ({target.stat().st_size / 1e6:.1f} MB session file)"
+        )
         stop.set()
         server.shutdown()
 

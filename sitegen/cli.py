@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 
-from . import __version__
-from .build import build
-from .config import SiteConfig
-from .writer import OutputError
+from sitegen import __version__
+from sitegen.build import build
+from sitegen.config import SiteConfig
+from sitegen.site.writer import OutputError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -21,24 +21,105 @@ def main() -> None:
 
 @main.command("build")
 @click.argument("archive", required=False, type=click.Path(exists=True, file_okay=True, path_type=Path))
-@click.option("--discover", "use_discover", is_flag=True, help="Also build every agent folder found on this machine (see 'sessite discover'); ARCHIVE is then optional.")
-@click.option("--agent-dir", "agent_dirs", multiple=True, metavar="AGENT=FOLDER", help="With --discover: look for AGENT's sessions in FOLDER instead of its default folders (repeatable).")
-@click.option("-o", "--output", type=click.Path(path_type=Path), default=Path("site"), show_default=True, help="Folder to write the site into (replaced atomically).")
+@click.option(
+    "--discover",
+    "use_discover",
+    is_flag=True,
+    help="Also build every agent folder found on this machine (see 'sessite discover'); ARCHIVE is then optional.",
+)
+@click.option(
+    "--agent-dir",
+    "agent_dirs",
+    multiple=True,
+    metavar="AGENT=FOLDER",
+    help="With --discover: look for AGENT's sessions in FOLDER instead of its default folders (repeatable).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    default=Path("site"),
+    show_default=True,
+    help="Folder to write the site into (replaced atomically).",
+)
 @click.option("--title", default="Session archive", show_default=True, help="Site title.")
-@click.option("--base-url", default="", help="Absolute URL the site will be served from (e.g. https://you.github.io/repo/).")
+@click.option(
+    "--base-url", default="", help="Absolute URL the site will be served from (e.g. https://you.github.io/repo/)."
+)
 @click.option("--no-redact", is_flag=True, help="Publish secrets as they are (redaction is on by default).")
 @click.option("--strict", is_flag=True, help="Exit non-zero when any input problem was found.")
-@click.option("--templates", "template_dirs", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path), help="Folder of templates that override the built-in ones.")
-@click.option("--static", "static_dirs", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path), help="Folder of static files copied over the built-in ones.")
-@click.option("--forge", "forge", multiple=True, callback=lambda ctx, param, value: _check_forge(value), metavar="PRESET|PATTERN", help="Where git refs link out: github (default), gitlab, gitea, bitbucket, none, or URL patterns such as 'https://git.example.com/{repo}/-/commit/{sha}' ({issue}, {pr}, {branch}, {tag} likewise; repeatable).")
+@click.option(
+    "--templates",
+    "template_dirs",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Folder of templates that override the built-in ones.",
+)
+@click.option(
+    "--static",
+    "static_dirs",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Folder of static files copied over the built-in ones.",
+)
+@click.option(
+    "--forge",
+    "forge",
+    multiple=True,
+    callback=lambda ctx, param, value: _check_forge(value),
+    metavar="PRESET|PATTERN",
+    help="Where git refs link out: github (default), gitlab, gitea, bitbucket, none, or URL patterns such as 'https://git.example.com/{repo}/-/commit/{sha}' ({issue}, {pr}, {branch}, {tag} likewise; repeatable).",
+)
 @click.option("--clean", is_flag=True, help="Ignore the incremental-build cache: render everything again.")
-@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None, help="Where incremental-build state lives (default: your cache folder; never inside the archive or the site).")
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where incremental-build state lives (default: your cache folder; never inside the archive or the site).",
+)
 @click.option("-j", "--jobs", type=click.IntRange(0, 64), default=0, help="Worker processes (0: one per core).")
-@click.option("--prices", "prices", type=click.Path(exists=True, dir_okay=False, path_type=Path), callback=lambda ctx, param, value: _load_prices(value), metavar="FILE", help="Price table for estimated costs (JSON or TOML: model-name prefix -> {input, output, cache_read, cache_write} in USD per million tokens); replaces the built-in estimate; an empty table shows tokens only.")
-@click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None, help="Settings file (default: sessite.toml at the archive's root); options given here win over it.")
-@click.option("--exports", default=None, metavar="FORMATS", help="Downloads beside each session page: any of aics,hail,markdown, or none (default: all three).")
+@click.option(
+    "--prices",
+    "prices",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    callback=lambda ctx, param, value: _load_prices(value),
+    metavar="FILE",
+    help="Price table for estimated costs (JSON or TOML: model-name prefix -> {input, output, cache_read, cache_write} in USD per million tokens); replaces the built-in estimate; an empty table shows tokens only.",
+)
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Settings file (default: sessite.toml at the archive's root); options given here win over it.",
+)
+@click.option(
+    "--exports",
+    default=None,
+    metavar="FORMATS",
+    help="Downloads beside each session page: any of aics,hail,markdown, or none (default: all three).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Print only problems and the summary line.")
-def build_command(archive: Path | None, use_discover: bool, agent_dirs: tuple[str, ...], output: Path, title: str, base_url: str, no_redact: bool, strict: bool, template_dirs: tuple[Path, ...], static_dirs: tuple[Path, ...], forge: tuple[str, ...], clean: bool, cache_dir: Path | None, jobs: int, quiet: bool, prices: dict | None = None, config_file: Path | None = None, exports: str | None = None) -> None:
+def build_command(
+    archive: Path | None,
+    use_discover: bool,
+    agent_dirs: tuple[str, ...],
+    output: Path,
+    title: str,
+    base_url: str,
+    no_redact: bool,
+    strict: bool,
+    template_dirs: tuple[Path, ...],
+    static_dirs: tuple[Path, ...],
+    forge: tuple[str, ...],
+    clean: bool,
+    cache_dir: Path | None,
+    jobs: int,
+    quiet: bool,
+    prices: dict | None = None,
+    config_file: Path | None = None,
+    exports: str | None = None,
+) -> None:
     """Build a static site from ARCHIVE (a folder of session files in any supported format)."""
     roots: list[Path] = [archive] if archive is not None else []
     if use_discover:
@@ -50,9 +131,21 @@ def build_command(archive: Path | None, use_discover: bool, agent_dirs: tuple[st
     elif agent_dirs:
         raise click.UsageError("--agent-dir only applies with --discover")
     config = SiteConfig(
-        archive=roots[0], output=output, title=title, base_url=base_url, redact=not no_redact, strict=strict,
-        template_dirs=tuple(template_dirs), static_dirs=tuple(static_dirs), progress=not quiet, archives=tuple(roots[1:]), forge_url=forge, prices=prices,
-        clean=clean, cache_dir=cache_dir, jobs=jobs,
+        archive=roots[0],
+        output=output,
+        title=title,
+        base_url=base_url,
+        redact=not no_redact,
+        strict=strict,
+        template_dirs=tuple(template_dirs),
+        static_dirs=tuple(static_dirs),
+        progress=not quiet,
+        archives=tuple(roots[1:]),
+        forge_url=forge,
+        prices=prices,
+        clean=clean,
+        cache_dir=cache_dir,
+        jobs=jobs,
     )
     config = _with_config_file(config, archive, config_file, exports)
     try:
@@ -66,7 +159,7 @@ def build_command(archive: Path | None, use_discover: bool, agent_dirs: tuple[st
         kinds = ", ".join(f"{kind} {n}" for kind, n in report.redactions.most_common())
         click.echo(f"redacted: {kinds}")
     if report.published:
-        from .publish import pages_limit_warnings
+        from sitegen.build.github_pages import pages_limit_warnings
 
         for warning in pages_limit_warnings(report.output):
             click.echo(f"warning: {warning}", err=True)
@@ -78,23 +171,97 @@ def build_command(archive: Path | None, use_discover: bool, agent_dirs: tuple[st
 
 @main.command("serve")
 @click.argument("archive", type=click.Path(exists=True, file_okay=True, path_type=Path))
-@click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Folder for the built site (default: a temporary folder removed on exit).")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind; keep the default unless you mean to share the preview.")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port (0 picks a free one).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder for the built site (default: a temporary folder removed on exit).",
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to bind; keep the default unless you mean to share the preview.",
+)
+@click.option(
+    "--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port (0 picks a free one)."
+)
 @click.option("--title", default="Session archive", show_default=True, help="Site title.")
 @click.option("--no-redact", is_flag=True, help="Show secrets as they are (redaction is on by default).")
-@click.option("--templates", "template_dirs", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path), help="Folder of templates that override the built-in ones (watched).")
-@click.option("--static", "static_dirs", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path), help="Folder of static files copied over the built-in ones (watched).")
+@click.option(
+    "--templates",
+    "template_dirs",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Folder of templates that override the built-in ones (watched).",
+)
+@click.option(
+    "--static",
+    "static_dirs",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Folder of static files copied over the built-in ones (watched).",
+)
 @click.option("--open", "open_browser", is_flag=True, help="Open the preview in a browser.")
-@click.option("--forge", "forge", multiple=True, callback=lambda ctx, param, value: _check_forge(value), metavar="PRESET|PATTERN", help="Where git refs link out: github (default), gitlab, gitea, bitbucket, none, or URL patterns such as 'https://git.example.com/{repo}/-/commit/{sha}' ({issue}, {pr}, {branch}, {tag} likewise; repeatable).")
-@click.option("--prices", "prices", type=click.Path(exists=True, dir_okay=False, path_type=Path), callback=lambda ctx, param, value: _load_prices(value), metavar="FILE", help="Price table for estimated costs (JSON or TOML: model-name prefix -> {input, output, cache_read, cache_write} in USD per million tokens); replaces the built-in estimate; an empty table shows tokens only.")
-@click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None, help="Settings file (default: sessite.toml at the archive's root); options given here win over it.")
-@click.option("--exports", default=None, metavar="FORMATS", help="Downloads beside each session page: any of aics,hail,markdown, or none (default: all three).")
-def serve_command(archive: Path, output: Path | None, host: str, port: int, title: str, no_redact: bool, template_dirs: tuple[Path, ...], static_dirs: tuple[Path, ...], open_browser: bool, forge: tuple[str, ...], prices: dict | None = None, config_file: Path | None = None, exports: str | None = None) -> None:
+@click.option(
+    "--forge",
+    "forge",
+    multiple=True,
+    callback=lambda ctx, param, value: _check_forge(value),
+    metavar="PRESET|PATTERN",
+    help="Where git refs link out: github (default), gitlab, gitea, bitbucket, none, or URL patterns such as 'https://git.example.com/{repo}/-/commit/{sha}' ({issue}, {pr}, {branch}, {tag} likewise; repeatable).",
+)
+@click.option(
+    "--prices",
+    "prices",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    callback=lambda ctx, param, value: _load_prices(value),
+    metavar="FILE",
+    help="Price table for estimated costs (JSON or TOML: model-name prefix -> {input, output, cache_read, cache_write} in USD per million tokens); replaces the built-in estimate; an empty table shows tokens only.",
+)
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Settings file (default: sessite.toml at the archive's root); options given here win over it.",
+)
+@click.option(
+    "--exports",
+    default=None,
+    metavar="FORMATS",
+    help="Downloads beside each session page: any of aics,hail,markdown, or none (default: all three).",
+)
+def serve_command(
+    archive: Path,
+    output: Path | None,
+    host: str,
+    port: int,
+    title: str,
+    no_redact: bool,
+    template_dirs: tuple[Path, ...],
+    static_dirs: tuple[Path, ...],
+    open_browser: bool,
+    forge: tuple[str, ...],
+    prices: dict | None = None,
+    config_file: Path | None = None,
+    exports: str | None = None,
+) -> None:
     """Build ARCHIVE, serve it on localhost, and rebuild and reload on every change."""
-    from .serve import serve
+    from sitegen.serve import serve
 
-    config = SiteConfig(archive=archive, output=output, title=title, redact=not no_redact, template_dirs=tuple(template_dirs), static_dirs=tuple(static_dirs), progress=False, forge_url=forge, prices=prices)
+    config = SiteConfig(
+        archive=archive,
+        output=output,
+        title=title,
+        redact=not no_redact,
+        template_dirs=tuple(template_dirs),
+        static_dirs=tuple(static_dirs),
+        progress=False,
+        forge_url=forge,
+        prices=prices,
+    )
     config = _with_config_file(config, archive, config_file, exports)
     try:
         serve(config, host=host, port=port, log=lambda line: click.echo(line, err=True), open_browser=open_browser)
@@ -107,7 +274,7 @@ def serve_command(archive: Path, output: Path | None, host: str, port: int, titl
 def _load_prices(path: Path | None) -> dict | None:
     if path is None:
         return None
-    from .insights import price_table
+    from sitegen.analyze.insights import price_table
 
     try:
         if path.suffix.lower() == ".toml":
@@ -126,7 +293,7 @@ def _load_prices(path: Path | None) -> dict | None:
 
 
 def _check_forge(values: tuple[str, ...]) -> tuple[str, ...]:
-    from .refs import Forge
+    from sitegen.analyze.refs import Forge
 
     errors = Forge.from_config(values).errors
     if errors:
@@ -135,7 +302,7 @@ def _check_forge(values: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _find_locations(agent_dirs: tuple[str, ...]):
-    from .locations import find, parse_agent_dirs
+    from sitegen.readers.locations import find, parse_agent_dirs
 
     try:
         overrides = parse_agent_dirs(agent_dirs)
@@ -145,7 +312,13 @@ def _find_locations(agent_dirs: tuple[str, ...]):
 
 
 @main.command("discover")
-@click.option("--agent-dir", "agent_dirs", multiple=True, metavar="AGENT=FOLDER", help="Look for AGENT's sessions in FOLDER instead of its default folders (repeatable).")
+@click.option(
+    "--agent-dir",
+    "agent_dirs",
+    multiple=True,
+    metavar="AGENT=FOLDER",
+    help="Look for AGENT's sessions in FOLDER instead of its default folders (repeatable).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
 @click.option("-v", "--verbose", is_flag=True, help="Also print every input problem found while counting.")
 def discover_command(agent_dirs: tuple[str, ...], as_json: bool, verbose: bool) -> None:
@@ -155,15 +328,25 @@ def discover_command(agent_dirs: tuple[str, ...], as_json: bool, verbose: bool) 
     """
     import json
 
-    from .locations import display, platform, survey
-    from .readers import Problems
+    from sitegen.model import Problems
+    from sitegen.readers.locations import display, platform, survey
 
     home = platform().home
     problems = Problems(home)
     found = [survey(loc, problems) for loc in _find_locations(agent_dirs)]
     if as_json:
-        rows = [{"agent": f.location.agent, "folder": str(f.location.folder), "roots": [str(r) for r in f.location.roots], "files": f.files,
-                 "sessions": f.sessions, "formats": list(f.formats), "problems": f.problems} for f in found]
+        rows = [
+            {
+                "agent": f.location.agent,
+                "folder": str(f.location.folder),
+                "roots": [str(r) for r in f.location.roots],
+                "files": f.files,
+                "sessions": f.sessions,
+                "formats": list(f.formats),
+                "problems": f.problems,
+            }
+            for f in found
+        ]
         click.echo(json.dumps(rows, indent=2))
     elif not found:
         click.echo("no agent folders found")
@@ -172,26 +355,42 @@ def discover_command(agent_dirs: tuple[str, ...], as_json: bool, verbose: bool) 
         click.echo(f"{'agent':<{width}}  {'sessions':>8}  {'files':>6}  folder")
         for f in found:
             note = f"  ({f.problems} problem{'s' if f.problems != 1 else ''})" if f.problems else ""
-            click.echo(f"{f.location.agent:<{width}}  {f.sessions:>8}  {f.files:>6}  {display(f.location.folder, home)}{note}")
+            click.echo(
+                f"{f.location.agent:<{width}}  {f.sessions:>8}  {f.files:>6}  {display(f.location.folder, home)}{note}"
+            )
         total = sum(f.sessions for f in found)
-        click.echo(f"{total} session{'s' if total != 1 else ''} in {len(found)} folder{'s' if len(found) != 1 else ''}; build them with: sessite build --discover -o site")
+        click.echo(
+            f"{total} session{'s' if total != 1 else ''} in {len(found)} folder{'s' if len(found) != 1 else ''}; build them with: sessite build --discover -o site"
+        )
     if verbose:
         for problem in problems.items:
             click.echo(str(problem), err=True)
 
 
-def _with_config_file(config: SiteConfig, archive: Path | None, config_file: Path | None, exports: str | None) -> SiteConfig:
+def _with_config_file(
+    config: SiteConfig, archive: Path | None, config_file: Path | None, exports: str | None
+) -> SiteConfig:
     """``config`` with the settings of sessite.toml (``--config``, else the archive's) for
     every option not given on the command line; checks --base-url and --exports too."""
     from dataclasses import replace
 
     from click.core import ParameterSource
 
-    from .configfile import ConfigFileError, check_base_url, find_config_file, load_config_file, parse_exports
+    from sitegen.config import ConfigFileError, check_base_url, find_config_file, load_config_file, parse_exports
 
     ctx = click.get_current_context()
-    given = {name for name in ctx.params if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)}
-    option = {"title": "title", "base_url": "base_url", "redact": "no_redact", "forge_url": "forge", "exports": "exports"}
+    given = {
+        name
+        for name in ctx.params
+        if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+    }
+    option = {
+        "title": "title",
+        "base_url": "base_url",
+        "redact": "no_redact",
+        "forge_url": "forge",
+        "exports": "exports",
+    }
     try:
         path = config_file or find_config_file(archive)
         settings = load_config_file(path) if path else {}
@@ -208,20 +407,34 @@ def _with_config_file(config: SiteConfig, archive: Path | None, config_file: Pat
 @main.command("convert")
 @click.argument("source", metavar="INPUT", type=click.Path(exists=True, path_type=Path))
 @click.option("--to", "fmt", required=True, type=click.Choice(["aics", "hail", "markdown"]), help="Format to write.")
-@click.option("-o", "--output", required=True, metavar="OUTPUT", help="A folder (one file per session), a file ending in the format's suffix (.aics.json, .hail.jsonl, .md), or - for standard output.")
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    metavar="OUTPUT",
+    help="A folder (one file per session), a file ending in the format's suffix (.aics.json, .hail.jsonl, .md), or - for standard output.",
+)
 @click.option("--no-redact", is_flag=True, help="Keep secrets as they are (redaction is on by default, as in a build).")
-@click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None, help="Settings file for redaction patterns and include/exclude (default: sessite.toml beside INPUT).")
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Settings file for redaction patterns and include/exclude (default: sessite.toml beside INPUT).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Print only problems.")
-def convert_command(source: Path, fmt: str, output: str, no_redact: bool, config_file: Path | None, quiet: bool) -> None:
+def convert_command(
+    source: Path, fmt: str, output: str, no_redact: bool, config_file: Path | None, quiet: bool
+) -> None:
     """Convert INPUT (a session file or folder in any format sessite reads, or a .gz of one file such as a site's download) to AICS, HAIL or Markdown.
 
     A folder OUTPUT gets one file per session; a file OUTPUT holds every session
     (AICS) or the only one (HAIL, Markdown). Reading an AICS or HAIL file sessite
     wrote gives back the same session (see the README's "Round trips").
     """
-    from .configfile import ConfigFileError, find_config_file, load_config_file
-    from .convert import ConvertError, convert
-    from .redact import Redactor
+    from sitegen.analyze.redact import Redactor
+    from sitegen.build.convert import ConvertError, convert
+    from sitegen.config import ConfigFileError, find_config_file, load_config_file
 
     try:
         path = config_file or find_config_file(source)
@@ -229,9 +442,13 @@ def convert_command(source: Path, fmt: str, output: str, no_redact: bool, config
     except ConfigFileError as exc:
         raise click.ClickException(str(exc)) from None
     redact = settings.get("redact", True) and not no_redact
-    redactor = Redactor(extra=settings.get("redact_patterns", ()), allow=settings.get("redact_allow", ())) if redact else None
+    redactor = (
+        Redactor(extra=settings.get("redact_patterns", ()), allow=settings.get("redact_allow", ())) if redact else None
+    )
     try:
-        report = convert(source, fmt, output, redactor, include=settings.get("include", ()), exclude=settings.get("exclude", ()))
+        report = convert(
+            source, fmt, output, redactor, include=settings.get("include", ()), exclude=settings.get("exclude", ())
+        )
     except ConvertError as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
@@ -240,23 +457,45 @@ def convert_command(source: Path, fmt: str, output: str, no_redact: bool, config
         click.echo(str(problem), err=True)
     if not quiet:
         redacted = sum(report.redactions.values())
-        where = "standard output" if output == "-" else (str(report.written[0]) if len(report.written) == 1 else f"{len(report.written)} files in {output}")
+        where = (
+            "standard output"
+            if output == "-"
+            else (str(report.written[0]) if len(report.written) == 1 else f"{len(report.written)} files in {output}")
+        )
         line = f"converted {report.sessions} session{'s' if report.sessions != 1 else ''} to {fmt} → {where}"
         if redacted:
-            line += f" ({redacted} secret{'s' if redacted != 1 else ''} redacted: " + ", ".join(f"{k} {n}" for k, n in report.redactions.most_common()) + ")"
+            line += (
+                f" ({redacted} secret{'s' if redacted != 1 else ''} redacted: "
+                + ", ".join(f"{k} {n}" for k, n in report.redactions.most_common())
+                + ")"
+            )
         click.echo(line, err=output == "-")
 
 
 @main.command("init")
-@click.option("--github-pages", "github_pages", is_flag=True, help="Write .github/workflows/sessite-pages.yml: build with sessite, deploy with the official Pages actions.")
-@click.option("--archive", default="sessions", show_default=True, help="The archive folder, relative to the repository root.")
-@click.option("--output", default="_site", show_default=True, help="Where the workflow builds the site (not committed).")
+@click.option(
+    "--github-pages",
+    "github_pages",
+    is_flag=True,
+    help="Write .github/workflows/sessite-pages.yml: build with sessite, deploy with the official Pages actions.",
+)
+@click.option(
+    "--archive", default="sessions", show_default=True, help="The archive folder, relative to the repository root."
+)
+@click.option(
+    "--output", default="_site", show_default=True, help="Where the workflow builds the site (not committed)."
+)
 @click.option("--branch", default="main", show_default=True, help="Branch whose pushes publish the site.")
-@click.option("--install", default=None, metavar="REQUIREMENT", help="What the workflow pip-installs (default: this sessite version, e.g. 'sessite==X'; a git URL works too).")
+@click.option(
+    "--install",
+    default=None,
+    metavar="REQUIREMENT",
+    help="What the workflow pip-installs (default: this sessite version, e.g. 'sessite==X'; a git URL works too).",
+)
 @click.option("--force", is_flag=True, help="Overwrite an existing workflow file.")
 def init_command(github_pages: bool, archive: str, output: str, branch: str, install: str | None, force: bool) -> None:
     """Set up publishing in the current folder (a git repository holding the archive)."""
-    from .publish import WORKFLOW_PATH, github_pages_workflow
+    from sitegen.build.github_pages import WORKFLOW_PATH, github_pages_workflow
 
     if not github_pages:
         raise click.UsageError("say what to set up: sessite init --github-pages")
@@ -270,9 +509,13 @@ def init_command(github_pages: bool, archive: str, output: str, branch: str, ins
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, "utf-8")
     click.echo(f"wrote {WORKFLOW_PATH}: pushes to {branch} build {archive}/ and publish it.")
-    click.echo("Next: in the repository's Settings → Pages, set Source to \"GitHub Actions\"; commit the workflow and push.")
+    click.echo(
+        'Next: in the repository\'s Settings → Pages, set Source to "GitHub Actions"; commit the workflow and push.'
+    )
     if not (Path.cwd() / archive).is_dir():
-        click.echo(f"note: there is no {archive}/ folder here yet; put the session files there (or pass --archive).", err=True)
+        click.echo(
+            f"note: there is no {archive}/ folder here yet; put the session files there (or pass --archive).", err=True
+        )
 
 
 def _build_with_progress(config: SiteConfig, show: bool):
@@ -280,7 +523,14 @@ def _build_with_progress(config: SiteConfig, show: bool):
         return build(config)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    with Progress(TextColumn("[bold]building"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.description}"), transient=True) as bar:
+    with Progress(
+        TextColumn("[bold]building"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        transient=True,
+    ) as bar:
         task = bar.add_task("", total=None)
 
         def hook(done: int, total: int, current: str) -> None:

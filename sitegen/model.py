@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Mapping
+from pathlib import Path
+from typing import Any
 
 
 class Kind(StrEnum):
@@ -53,7 +55,7 @@ class Usage:
     cache_write_tokens: int = 0
     reasoning_tokens: int = 0
 
-    def __add__(self, other: "Usage") -> "Usage":
+    def __add__(self, other: Usage) -> Usage:
         return Usage(
             self.input_tokens + other.input_tokens,
             self.output_tokens + other.output_tokens,
@@ -116,7 +118,7 @@ class Event:
     # everything else
     model: str | None = None
     usage: Usage | None = None
-    children: tuple["Event", ...] = ()
+    children: tuple[Event, ...] = ()
     title: str | None = None  # sub-agent / task title, marker label
     raw: Any = None  # the original record of an UNKNOWN event, shown as JSON
     line: int | None = None  # 1-based line (or record index) in the source
@@ -192,3 +194,53 @@ def make_session_id(fmt: str, raw_id: str) -> str:
         digest = hashlib.sha1(raw_id.encode("utf-8", "surrogatepass")).hexdigest()[:10]
         slug = f"{slug[:60].rstrip('-.')}-{digest}"
     return slug
+
+
+class Problems:
+    """Collects problems for one build; readers call ``add``."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = root
+        self.items: list[Problem] = []
+        self.listeners: list[Callable[[Problem], None]] = []
+
+    def display(self, path: Path | str) -> str:
+        p = Path(path)
+        if self.root is not None:
+            try:
+                return str(p.relative_to(self.root))
+            except ValueError:
+                pass
+        return str(p)
+
+    def add(self, path: Path | str, line: int | None, message: str, stage: str = "read") -> None:
+        problem = Problem(self.display(path), line, stage, message)
+        self.items.append(problem)
+        for listener in self.listeners:
+            listener(problem)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+def walk(events: tuple[Event, ...]) -> Iterator[Event]:
+    """Every event, sub-agent transcripts included, depth first in order."""
+    for event in events:
+        yield event
+        if event.children:
+            yield from walk(event.children)
+
+
+def session_title(session: Session, limit: int = 100) -> str:
+    """The session's own title, else its first user message, else its id."""
+    if session.title and session.title.strip():
+        return _one_line(session.title, limit)
+    for event in walk(session.events):
+        if event.kind == Kind.USER and event.text.strip():
+            return _one_line(event.text, limit)
+    return session.id
+
+
+def _one_line(text: str, limit: int) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"

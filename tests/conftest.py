@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.readers import Problems
+from sitegen.model import Problems
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -30,6 +30,7 @@ def samples() -> Path:
 @pytest.fixture
 def problems() -> Problems:
     return Problems()
+
 
 EXAMPLE = REPO / "example-archive"
 
@@ -90,7 +91,14 @@ def browser():
     with sync_playwright() as pw:
         instance = pw.chromium.launch(
             executable_path=path,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
         )
         yield instance
         instance.close()

@@ -33,7 +33,9 @@ def node() -> str:
 
 
 def run_node(node: str, request: dict, timeout: float = 120) -> dict:
-    proc = subprocess.run([node, str(NODE_SCRIPT)], input=json.dumps(request), capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(
+        [node, str(NODE_SCRIPT)], input=json.dumps(request), capture_output=True, text=True, timeout=timeout
+    )
     if proc.returncode != 0:
         raise AssertionError(f"node failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout)
@@ -41,9 +43,10 @@ def run_node(node: str, request: dict, timeout: float = 120) -> dict:
 
 def read_views(archive: Path) -> list:
     """The archive's sessions as the build sees them (redacted), in build order."""
-    from sitegen.enrich import build_view
-    from sitegen.readers import Problems, discover
-    from sitegen.redact import Redactor
+    from sitegen.analyze.redact import Redactor
+    from sitegen.model import Problems
+    from sitegen.readers import discover
+    from sitegen.site.view import build_view
 
     problems = Problems(archive)
     redactor = Redactor()
@@ -72,7 +75,7 @@ class StaticServer:
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
-    def __enter__(self) -> "StaticServer":
+    def __enter__(self) -> StaticServer:
         self.thread.start()
         return self
 

@@ -60,36 +60,67 @@ def _add(label: str, core: str, text: str) -> None:
     SECRETS[label] = text
 
 
-_c = _rand(86); _add("anthropic-key", _c, f"sk-ant-api03-{_c}-AA")
-_c = _rand(48); _add("openai-project-key", _c, f"sk-proj-{_c}")
-_c = _rand(48); _add("openai-legacy-key", _c, f"sk-{_c}")
-_c = _rand(40); _add("openrouter-key", _c, f"sk-or-v1-{_c}")
-_c = _rand(16, _UPPER); _add("aws-access-key", _c, f"AKIA{_c}")
-_c = _rand(40); _add("aws-secret-key", _c, f"aws_secret_access_key = {_c}")
-_c = _rand(36); _add("github-classic", _c, f"ghp_{_c}")
-_c = _rand(36); _add("github-oauth", _c, f"gho_{_c}")
-_c = _rand(59); _add("github-fine-grained", _c, f"github_pat_11ABCDEFG0123456789abc_{_c}")
-_c = _rand(24); _add("slack-token", _c, f"xoxb-2048123456789-1234567890123-{_c}")
-_c = _rand(24); _add("slack-webhook", _c, f"https://hooks.slack.com/services/T0123ABCD/B0123ABCD/{_c}")
-_c = _rand(35); _add("google-api-key", _c, f"AIza{_c}")
-_c = _rand(43); _add("jwt", _c, f"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIx{_c[:20]}.{_c[20:]}")
-_c = _rand(40); _add("bearer-header", _c, f"Authorization: Bearer {_c}")
-_c = _rand(12); _add("short-bearer-header", _c, f'-H "authorization: bearer {_c}"')
-_c = _rand(28); _add("basic-header", _c, f"Authorization: Basic {_c}==")
-_c = "\n".join(_rand(64) for _ in range(4)); _add("private-key", _c, f"-----BEGIN OPENSSH PRIVATE KEY-----\n{_c}\n-----END OPENSSH PRIVATE KEY-----")
-_c = _rand(24); _add("env-password", _c, f"DATABASE_PASSWORD={_c}")
-_c = _rand(32); _add("env-api-key", _c, f"export GEMINI_API_KEY={_c}")
-_c = _rand(30); _add("env-service-key", _c, f"STRIPE_WEBHOOK_KEY='{_c}'")
-_c = _rand(26); _add("yaml-secret", _c, f"client_secret: {_c}")
-_c = _rand(30); _add("json-api-key", _c, f'{{"apiKey": "{_c}"}}')
-_c = _rand(22); _add("json-password", _c, f'"password":"{_c}"')
-_c = _rand(18); _add("url-password", _c, f"postgres://app:{_c}@db.internal:5432/shop")
-_c = _rand(20); _add("gitlab-token", _c, f"glpat-{_c}")
-_c = _rand(34); _add("huggingface-token", _c, f"hf_{_c}")
-_c = _rand(36); _add("npm-token", _c, f"npm_{_c}")
-_c = _rand(24); _add("stripe-key", _c, f"sk_live_{_c}")
-_c = _luhn_card(); _c = f"{_c[:4]} {_c[4:8]} {_c[8:12]} {_c[12:]}"; _add("credit-card", _c, f"card {_c}")
-_c = f"{_rng.randint(100, 599)}-{_rng.randint(10, 99)}-{_rng.randint(1000, 9999)}"; _add("us-ssn", _c, f"ssn {_c}")
+_c = _rand(86)
+_add("anthropic-key", _c, f"sk-ant-api03-{_c}-AA")
+_c = _rand(48)
+_add("openai-project-key", _c, f"sk-proj-{_c}")
+_c = _rand(48)
+_add("openai-legacy-key", _c, f"sk-{_c}")
+_c = _rand(40)
+_add("openrouter-key", _c, f"sk-or-v1-{_c}")
+_c = _rand(16, _UPPER)
+_add("aws-access-key", _c, f"AKIA{_c}")
+_c = _rand(40)
+_add("aws-secret-key", _c, f"aws_secret_access_key = {_c}")
+_c = _rand(36)
+_add("github-classic", _c, f"ghp_{_c}")
+_c = _rand(36)
+_add("github-oauth", _c, f"gho_{_c}")
+_c = _rand(59)
+_add("github-fine-grained", _c, f"github_pat_11ABCDEFG0123456789abc_{_c}")
+_c = _rand(24)
+_add("slack-token", _c, f"xoxb-2048123456789-1234567890123-{_c}")
+_c = _rand(24)
+_add("slack-webhook", _c, f"https://hooks.slack.com/services/T0123ABCD/B0123ABCD/{_c}")
+_c = _rand(35)
+_add("google-api-key", _c, f"AIza{_c}")
+_c = _rand(43)
+_add("jwt", _c, f"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIx{_c[:20]}.{_c[20:]}")
+_c = _rand(40)
+_add("bearer-header", _c, f"Authorization: Bearer {_c}")
+_c = _rand(12)
+_add("short-bearer-header", _c, f'-H "authorization: bearer {_c}"')
+_c = _rand(28)
+_add("basic-header", _c, f"Authorization: Basic {_c}==")
+_c = "\n".join(_rand(64) for _ in range(4))
+_add("private-key", _c, f"-----BEGIN OPENSSH PRIVATE KEY-----\n{_c}\n-----END OPENSSH PRIVATE KEY-----")
+_c = _rand(24)
+_add("env-password", _c, f"DATABASE_PASSWORD={_c}")
+_c = _rand(32)
+_add("env-api-key", _c, f"export GEMINI_API_KEY={_c}")
+_c = _rand(30)
+_add("env-service-key", _c, f"STRIPE_WEBHOOK_KEY='{_c}'")
+_c = _rand(26)
+_add("yaml-secret", _c, f"client_secret: {_c}")
+_c = _rand(30)
+_add("json-api-key", _c, f'{{"apiKey": "{_c}"}}')
+_c = _rand(22)
+_add("json-password", _c, f'"password":"{_c}"')
+_c = _rand(18)
+_add("url-password", _c, f"postgres://app:{_c}@db.internal:5432/shop")
+_c = _rand(20)
+_add("gitlab-token", _c, f"glpat-{_c}")
+_c = _rand(34)
+_add("huggingface-token", _c, f"hf_{_c}")
+_c = _rand(36)
+_add("npm-token", _c, f"npm_{_c}")
+_c = _rand(24)
+_add("stripe-key", _c, f"sk_live_{_c}")
+_c = _luhn_card()
+_c = f"{_c[:4]} {_c[4:8]} {_c[8:12]} {_c[12:]}"
+_add("credit-card", _c, f"card {_c}")
+_c = f"{_rng.randint(100, 599)}-{_rng.randint(10, 99)}-{_rng.randint(1000, 9999)}"
+_add("us-ssn", _c, f"ssn {_c}")
 
 PAYLOAD = "\n".join(f"{label}: {text} ;" for label, text in SECRETS.items())
 # A compact secret without spaces, for places like ids and file names.
@@ -97,8 +128,29 @@ ID_SECRET = SECRETS["github-classic"]
 NAME_SECRET = SECRETS["aws-access-key"]
 
 # Values a reader needs as they are to recognise a record (its type, role, tool name …).
-_STRUCTURAL_KEYS = {"type", "role", "sender", "say", "ask", "status", "version", "v", "kind", "name", "tool", "mode",
-                    "subtype", "level", "operation", "format", "encoding", "mimeType", "mime", "media_type", "object"}
+_STRUCTURAL_KEYS = {
+    "type",
+    "role",
+    "sender",
+    "say",
+    "ask",
+    "status",
+    "version",
+    "v",
+    "kind",
+    "name",
+    "tool",
+    "mode",
+    "subtype",
+    "level",
+    "operation",
+    "format",
+    "encoding",
+    "mimeType",
+    "mime",
+    "media_type",
+    "object",
+}
 
 
 def _looks_like_time(value: str) -> bool:
@@ -197,14 +249,53 @@ def write(root: Path) -> Path:
     project = named / "claude" / f"-home-dev-{NAME_SECRET}"
     project.mkdir(parents=True)
     sid = "22222222-3333-4444-8555-666666666666"
-    record = {"type": "user", "uuid": "u1", "parentUuid": None, "sessionId": sid, "cwd": f"/home/dev/{NAME_SECRET}", "gitBranch": f"fix/{ID_SECRET}",
-              "timestamp": "2026-01-02T00:00:00Z", "message": {"role": "user", "content": "hello"}}
+    record = {
+        "type": "user",
+        "uuid": "u1",
+        "parentUuid": None,
+        "sessionId": sid,
+        "cwd": f"/home/dev/{NAME_SECRET}",
+        "gitBranch": f"fix/{ID_SECRET}",
+        "timestamp": "2026-01-02T00:00:00Z",
+        "message": {"role": "user", "content": "hello"},
+    }
     (project / f"{sid}.jsonl").write_text(json.dumps(record) + "\n")
-    hail = [{"type": "header", "version": "hail-1.0.0", "session_id": ID_SECRET, "agent": {"provider": "x", "model": "m", "tool": "codex"},
-             "context": {"title": "named", "tags": [], "created_at": "2026-01-02T00:00:00Z", "updated_at": "2026-01-02T00:00:00Z"}},
-            {"type": "event", "event_id": ID_SECRET, "timestamp": "2026-01-02T00:00:00Z", "event_type": {"type": "UserMessage"}, "content": {"blocks": [{"type": "Text", "text": "hi"}]}}]
+    hail = [
+        {
+            "type": "header",
+            "version": "hail-1.0.0",
+            "session_id": ID_SECRET,
+            "agent": {"provider": "x", "model": "m", "tool": "codex"},
+            "context": {
+                "title": "named",
+                "tags": [],
+                "created_at": "2026-01-02T00:00:00Z",
+                "updated_at": "2026-01-02T00:00:00Z",
+            },
+        },
+        {
+            "type": "event",
+            "event_id": ID_SECRET,
+            "timestamp": "2026-01-02T00:00:00Z",
+            "event_type": {"type": "UserMessage"},
+            "content": {"blocks": [{"type": "Text", "text": "hi"}]},
+        },
+    ]
     (named / f"{NAME_SECRET}.hail.jsonl").write_text("\n".join(json.dumps(r) for r in hail) + "\n")
-    aics = {"version": "1.0", "creator": {"name": "t"}, "log": {"version": "1.0", "creator": {"name": "t"}, "sessions": [
-        {"id": NAME_SECRET, "title": "named aics", "messages": [{"id": ID_SECRET, "role": "user", "content": [{"type": "text", "text": "hi"}]}]}]}}
+    aics = {
+        "version": "1.0",
+        "creator": {"name": "t"},
+        "log": {
+            "version": "1.0",
+            "creator": {"name": "t"},
+            "sessions": [
+                {
+                    "id": NAME_SECRET,
+                    "title": "named aics",
+                    "messages": [{"id": ID_SECRET, "role": "user", "content": [{"type": "text", "text": "hi"}]}],
+                }
+            ],
+        },
+    }
     (named / "named.aics.json").write_text(json.dumps(aics))
     return root

@@ -1,7 +1,6 @@
 """The built pages in a real headless Chromium, opened from file:// as a user would."""
 
 from bs4 import BeautifulSoup
-
 from conftest import build_site
 from xss_archive import write
 
@@ -51,7 +50,9 @@ def test_index_filters_and_sorts(example_site, page):
     assert page.locator("[data-empty]").is_visible()
     page.fill("input[name=q]", "")
     page.locator("th", has_text="Tokens").locator("button").click()
-    values = [int(v) for v in page.locator("tbody tr td:nth-child(9)").evaluate_all("els => els.map(e => e.dataset.value)")]
+    values = [
+        int(v) for v in page.locator("tbody tr td:nth-child(9)").evaluate_all("els => els.map(e => e.dataset.value)")
+    ]
     assert values == sorted(values)
 
 

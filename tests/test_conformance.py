@@ -2,9 +2,10 @@
 
 from pathlib import Path
 
-from sitegen.readers import Problems, discover, registry
-
 from conftest import EXAMPLE, build_site
+
+from sitegen.model import Problems
+from sitegen.readers import discover, registry
 
 
 def claims_by_file(root: Path):
@@ -14,7 +15,9 @@ def claims_by_file(root: Path):
         for path in [claim.path, *claim.companions]:
             files = [p for p in path.rglob("*") if p.is_file()] if path.is_dir() else [path]
             for f in files:
-                assert f not in owner or owner[f] == claim.reader.name, f"{f} claimed by {owner[f]} and {claim.reader.name}"
+                assert f not in owner or owner[f] == claim.reader.name, (
+                    f"{f} claimed by {owner[f]} and {claim.reader.name}"
+                )
                 owner[f] = claim.reader.name
     return found, owner
 

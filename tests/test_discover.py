@@ -10,12 +10,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import EXAMPLE, FIXTURES
 
 from sitegen.cli import main
-from sitegen.locations import AGENTS, candidates, find, parse_agent_dirs, platform, survey
-from sitegen.readers import Problems
-
-from conftest import EXAMPLE, FIXTURES
+from sitegen.model import Problems
+from sitegen.readers.locations import AGENTS, candidates, find, parse_agent_dirs, platform, survey
 
 CLINE_TASKS = Path(".config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks")
 CURSOR_USER = Path("Library/Application Support/Cursor/User")
@@ -54,7 +53,11 @@ def fake_home(root: Path) -> Path:
 
 def snapshot(root: Path) -> dict[str, str]:
     """Every file's bytes and mtime, and every folder, under root."""
-    files = {str(p.relative_to(root)): hashlib.sha1(p.read_bytes()).hexdigest() + f":{p.stat().st_mtime_ns}" for p in root.rglob("*") if p.is_file()}
+    files = {
+        str(p.relative_to(root)): hashlib.sha1(p.read_bytes()).hexdigest() + f":{p.stat().st_mtime_ns}"
+        for p in root.rglob("*")
+        if p.is_file()
+    }
     return files | {str(p.relative_to(root)) + "/": "" for p in root.rglob("*") if p.is_dir()}
 
 
@@ -65,12 +68,25 @@ def home(tmp_path: Path) -> Path:
 
 def test_finds_every_agent_folder(home: Path) -> None:
     found = find(home=home)
-    assert [loc.agent for loc in found] == ["claude-code", "codex", "gemini", "opencode", "cline", "cline", "amp", "cursor", "sage"]
+    assert [loc.agent for loc in found] == [
+        "claude-code",
+        "codex",
+        "gemini",
+        "opencode",
+        "cline",
+        "cline",
+        "amp",
+        "cursor",
+        "sage",
+    ]
     by = {(loc.agent, loc.folder.relative_to(home).as_posix()): loc for loc in found}
     opencode = by[("opencode", ".local/share/opencode")]
     assert [r.name for r in opencode.roots] == ["storage", "opencode.db"]  # not the logs next to them
     cursor = by[("cursor", str(CURSOR_USER))]
-    assert [r.relative_to(home / CURSOR_USER).as_posix() for r in cursor.roots] == ["globalStorage/state.vscdb", "workspaceStorage/ws1/state.vscdb"]
+    assert [r.relative_to(home / CURSOR_USER).as_posix() for r in cursor.roots] == [
+        "globalStorage/state.vscdb",
+        "workspaceStorage/ws1/state.vscdb",
+    ]
     assert by[("cline", str(CLINE_TASKS))].roots == (home / CLINE_TASKS,)
     assert ("cline", ".cline/data/tasks") in by and ("sage", ".emacs.d/sage/projects") in by
     assert not any(loc.overridden for loc in found)
@@ -78,7 +94,10 @@ def test_finds_every_agent_folder(home: Path) -> None:
 
 def test_survey_counts_files_and_sessions(home: Path) -> None:
     problems = Problems(home)
-    counts = {(s.location.agent, s.location.folder.relative_to(home).as_posix()): s for s in (survey(loc, problems) for loc in find(home=home))}
+    counts = {
+        (s.location.agent, s.location.folder.relative_to(home).as_posix()): s
+        for s in (survey(loc, problems) for loc in find(home=home))
+    }
     assert not problems.items, [str(p) for p in problems.items]
     assert all(s.sessions >= 1 and s.files >= 1 for s in counts.values())
     opencode = counts[("opencode", ".local/share/opencode")]
@@ -96,7 +115,9 @@ def test_discovery_and_reading_never_modify_the_agents_files(home: Path, tmp_pat
     problems = Problems(home)
     for loc in find(home=home):
         survey(loc, problems)
-    result = CliRunner().invoke(main, ["build", "--discover", "-q", "-o", str(tmp_path / "site")], env={"SESSITE_HOME": str(home)})
+    result = CliRunner().invoke(
+        main, ["build", "--discover", "-q", "-o", str(tmp_path / "site")], env={"SESSITE_HOME": str(home)}
+    )
     assert result.exit_code == 0, result.output
     assert snapshot(home) == before  # no -wal, -shm or journal files either
 
@@ -108,7 +129,10 @@ def test_cli_discover_lists_counts(home: Path) -> None:
     assert lines[0].split() == ["agent", "sessions", "files", "folder"]
     rows = {line.split()[0]: line for line in lines[1:-1]}
     assert set(rows) == {"claude-code", "codex", "gemini", "opencode", "cline", "amp", "cursor", "sage"}
-    assert "~/.local/share/opencode" in rows["opencode"] and rows["opencode"].split()[1:3] == ["2", str(opencode_files(home))]
+    assert "~/.local/share/opencode" in rows["opencode"] and rows["opencode"].split()[1:3] == [
+        "2",
+        str(opencode_files(home)),
+    ]
     assert "~/Library/Application Support/Cursor/User" in rows["cursor"]
     assert str(home) not in result.stdout  # the home is shown as ~
     assert lines[-1].startswith(f"{sum(int(line.split()[1]) for line in lines[1:-1])} sessions in 9 folders")
@@ -134,7 +158,11 @@ def test_build_discover_makes_one_site(home: Path, tmp_path: Path) -> None:
 
 
 def test_build_discover_with_an_archive_too(home: Path, tmp_path: Path) -> None:
-    result = CliRunner().invoke(main, ["build", str(EXAMPLE / "aics"), "--discover", "-q", "-o", str(tmp_path / "site")], env={"SESSITE_HOME": str(home)})
+    result = CliRunner().invoke(
+        main,
+        ["build", str(EXAMPLE / "aics"), "--discover", "-q", "-o", str(tmp_path / "site")],
+        env={"SESSITE_HOME": str(home)},
+    )
     assert result.exit_code == 0, result.output
     assert any(p.name.startswith("aics-") for p in (tmp_path / "site" / "sessions").iterdir())
 
@@ -144,7 +172,9 @@ def test_build_needs_an_archive_or_discover(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "--discover" in result.output
     empty = tmp_path / "empty-home"
     empty.mkdir()
-    result = CliRunner().invoke(main, ["build", "--discover", "-o", str(tmp_path / "site")], env={"SESSITE_HOME": str(empty)})
+    result = CliRunner().invoke(
+        main, ["build", "--discover", "-o", str(tmp_path / "site")], env={"SESSITE_HOME": str(empty)}
+    )
     assert result.exit_code == 1 and "no agent folders found" in result.output
     result = CliRunner().invoke(main, ["build", str(EXAMPLE), "--agent-dir", "amp=/x", "-o", str(tmp_path / "site")])
     assert result.exit_code == 2 and "only applies with --discover" in result.output
@@ -187,7 +217,9 @@ def test_environment_and_windows_locations(tmp_path: Path) -> None:
     roaming = home / "AppData" / "Roaming"
     shutil.copytree(EXAMPLE / "cursor", roaming / "Cursor" / "User" / "globalStorage")
     task = next(p for p in (EXAMPLE / "cline").iterdir() if p.is_dir())
-    shutil.copytree(task, roaming / "Code - Insiders" / "User" / "globalStorage" / "saoudrizwan.claude-dev" / "tasks" / task.name)
+    shutil.copytree(
+        task, roaming / "Code - Insiders" / "User" / "globalStorage" / "saoudrizwan.claude-dev" / "tasks" / task.name
+    )
     found = find(home=home, env={"XDG_DATA_HOME": str(data)}, system="windows")
     assert [(loc.agent, loc.folder) for loc in found] == [
         ("cline", roaming / "Code - Insiders" / "User" / "globalStorage" / "saoudrizwan.claude-dev" / "tasks"),
@@ -205,11 +237,18 @@ def test_candidates_cover_every_agent_and_os(tmp_path: Path) -> None:
     assert {agent for agent, _ in listed} == set(AGENTS)
     paths = {p.relative_to(tmp_path).as_posix() for _, p in listed}
     for expected in (
-        ".claude/projects", ".codex/sessions", ".gemini/tmp", ".local/share/opencode", ".cline/data/tasks",
-        ".local/share/amp/threads", "Library/Application Support/Cursor/User", ".config/Cursor/User",
+        ".claude/projects",
+        ".codex/sessions",
+        ".gemini/tmp",
+        ".local/share/opencode",
+        ".cline/data/tasks",
+        ".local/share/amp/threads",
+        "Library/Application Support/Cursor/User",
+        ".config/Cursor/User",
         "Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/tasks",
         ".config/VSCodium/User/globalStorage/saoudrizwan.claude-dev/tasks",
         "Library/Application Support/Cursor/User/globalStorage/saoudrizwan.claude-dev/tasks",
-        ".emacs.d/sage/projects", ".sage/projects",
+        ".emacs.d/sage/projects",
+        ".sage/projects",
     ):
         assert expected in paths, expected

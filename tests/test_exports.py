@@ -7,19 +7,31 @@ import gzip
 import json
 import re
 from dataclasses import fields, is_dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime, timezone
 from enum import Enum
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import EXAMPLE, FIXTURES, SAMPLES, build_site
+
 from sitegen.cli import main
-from sitegen.exports import (aics_bytes, aics_chunks, aics_document, dumps, export_session, hail_bytes, hail_chunks, markdown_chunks, session_exports,
-                             to_aics, to_hail, to_markdown)
-from sitegen.model import Event, Kind, Session, SourceRef, Usage
-from sitegen.readers import Problems, discover, registry
+from sitegen.interchange.exports import (
+    aics_bytes,
+    aics_chunks,
+    aics_document,
+    dumps,
+    export_session,
+    hail_bytes,
+    hail_chunks,
+    markdown_chunks,
+    to_aics,
+    to_hail,
+    to_markdown,
+)
+from sitegen.model import Event, Kind, Problems, Session, SourceRef, Usage
+from sitegen.readers import discover, registry
+from sitegen.site.downloads import session_exports
 
 
 def _sources() -> list[tuple[str, Path]]:
@@ -53,7 +65,7 @@ def comparable(value):
     """A session as plain data: instants in UTC, enums as values, tuples as lists; its id and source left out
     (a round trip gives the id the reader's prefix and the source is the export file)."""
     if isinstance(value, datetime):
-        return value.astimezone(timezone.utc).isoformat()
+        return value.astimezone(UTC).isoformat()
     if isinstance(value, Enum):
         return value.value
     if is_dataclass(value) and not isinstance(value, type):
@@ -128,7 +140,9 @@ def aics_problems(doc) -> list[str]:
             if key in s and not ISO.match(s[key]):
                 out.append(f"{key} {s[key]}")
         for key, value in (s.get("gitRefs") or {}).items():
-            if key not in ("branches", "issues", "commits", "tags", "repos") or not all(isinstance(v, str) for v in value):
+            if key not in ("branches", "issues", "commits", "tags", "repos") or not all(
+                isinstance(v, str) for v in value
+            ):
                 out.append(f"gitRefs.{key}")
         if "metadata" in s and not isinstance(s["metadata"], dict):
             out.append("session metadata")
@@ -138,7 +152,11 @@ def aics_problems(doc) -> list[str]:
             if "timestamp" in m and not ISO.match(m["timestamp"]):
                 out.append(f"timestamp {m['timestamp']}")
             for part in m.get("content", []):
-                if not isinstance(part.get("type"), str) or ("text" in part and not isinstance(part["text"], str)) or ("data" in part and not isinstance(part["data"], dict)):
+                if (
+                    not isinstance(part.get("type"), str)
+                    or ("text" in part and not isinstance(part["text"], str))
+                    or ("data" in part and not isinstance(part["data"], dict))
+                ):
                     out.append(f"content part {part}")
     return out
 
@@ -162,10 +180,39 @@ def test_an_empty_session_still_has_one_message(tmp_path):
 
 # ---------------------------------------------------------------- HAIL's exact serialization
 
-EVENT_TYPES = {"UserMessage", "AgentMessage", "SystemMessage", "Thinking", "ToolCall", "ToolResult", "FileRead", "FileEdit", "FileCreate", "FileDelete",
-               "CodeSearch", "FileSearch", "WebSearch", "WebFetch", "ShellCommand", "ImageGenerate", "VideoGenerate", "AudioGenerate", "TaskStart", "TaskEnd", "Custom"}
-BLOCK_KEYS = {"Text": ["type", "text"], "Code": ["type", "code", "language", "start_line"], "Image": ["type", "url", "alt", "mime"], "Video": ["type", "url", "mime"],
-              "Audio": ["type", "url", "mime"], "File": ["type", "path", "content"], "Json": ["type", "data"], "Reference": ["type", "uri", "media_type"]}
+EVENT_TYPES = {
+    "UserMessage",
+    "AgentMessage",
+    "SystemMessage",
+    "Thinking",
+    "ToolCall",
+    "ToolResult",
+    "FileRead",
+    "FileEdit",
+    "FileCreate",
+    "FileDelete",
+    "CodeSearch",
+    "FileSearch",
+    "WebSearch",
+    "WebFetch",
+    "ShellCommand",
+    "ImageGenerate",
+    "VideoGenerate",
+    "AudioGenerate",
+    "TaskStart",
+    "TaskEnd",
+    "Custom",
+}
+BLOCK_KEYS = {
+    "Text": ["type", "text"],
+    "Code": ["type", "code", "language", "start_line"],
+    "Image": ["type", "url", "alt", "mime"],
+    "Video": ["type", "url", "mime"],
+    "Audio": ["type", "url", "mime"],
+    "File": ["type", "path", "content"],
+    "Json": ["type", "data"],
+    "Reference": ["type", "uri", "media_type"],
+}
 RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3}|\.\d{6})?Z$")
 
 
@@ -179,17 +226,28 @@ def test_hail_exports_follow_the_serialization(reader, path):
     for session in _read(path):
         text = to_hail(session)
         lines = text.splitlines()
-        assert text.endswith("\n") and all(line == json.dumps(json.loads(line), ensure_ascii=False, separators=(",", ":")) for line in lines)  # compact serde form
+        assert text.endswith("\n") and all(
+            line == json.dumps(json.loads(line), ensure_ascii=False, separators=(",", ":")) for line in lines
+        )  # compact serde form
         records = [json.loads(line) for line in lines]
         header, events, stats = records[0], records[1:-1], records[-1]
-        assert list(header) == ["type", "version", "session_id", "agent", "context"] and header["version"] == "hail-1.0.0"
-        assert list(header["agent"])[:3] == ["provider", "model", "tool"] and all(isinstance(v, str) and v for v in header["agent"].values())
+        assert (
+            list(header) == ["type", "version", "session_id", "agent", "context"] and header["version"] == "hail-1.0.0"
+        )
+        assert list(header["agent"])[:3] == ["provider", "model", "tool"] and all(
+            isinstance(v, str) and v for v in header["agent"].values()
+        )
         ctx = header["context"]
-        assert _ordered(list(ctx), ["title", "description", "tags", "created_at", "updated_at", "related_session_ids", "attributes"])
+        assert _ordered(
+            list(ctx), ["title", "description", "tags", "created_at", "updated_at", "related_session_ids", "attributes"]
+        )
         assert RFC3339.match(ctx["created_at"]) and RFC3339.match(ctx["updated_at"]) and isinstance(ctx["tags"], list)
         ids = set()
         for e in events:
-            assert e["type"] == "event" and _ordered(list(e), ["type", "event_id", "timestamp", "event_type", "task_id", "content", "duration_ms", "attributes"])
+            assert e["type"] == "event" and _ordered(
+                list(e),
+                ["type", "event_id", "timestamp", "event_type", "task_id", "content", "duration_ms", "attributes"],
+            )
             assert RFC3339.match(e["timestamp"]) and e["event_id"] not in ids
             ids.add(e["event_id"])
             etype = e["event_type"]
@@ -204,8 +262,20 @@ def test_hail_exports_follow_the_serialization(reader, path):
                 assert block["type"] in BLOCK_KEYS and _ordered(list(block), BLOCK_KEYS[block["type"]])
             if "attributes" in e:
                 assert e["attributes"]  # omitted when empty
-        assert list(stats) == ["type", "event_count", "message_count", "tool_call_count", "task_count", "duration_seconds", "total_input_tokens",
-                               "total_output_tokens", "user_message_count", "files_changed", "lines_added", "lines_removed"]
+        assert list(stats) == [
+            "type",
+            "event_count",
+            "message_count",
+            "tool_call_count",
+            "task_count",
+            "duration_seconds",
+            "total_input_tokens",
+            "total_output_tokens",
+            "user_message_count",
+            "files_changed",
+            "lines_added",
+            "lines_removed",
+        ]
         assert stats["event_count"] == len(events)
         assert stats["user_message_count"] == sum(e["event_type"]["type"] == "UserMessage" for e in events)
         assert all(isinstance(v, int) and v >= 0 for k, v in stats.items() if k != "type")
@@ -220,8 +290,17 @@ def test_hail_matches_a_real_opensession_file_line_for_line(tmp_path):
     original = [json.loads(line) for line in sample.read_text().splitlines()]
     again = [json.loads(line) for line in to_hail(_read_clean(sample)).splitlines()]
     assert [r["type"] for r in again] == [r["type"] for r in original]
-    assert [(r.get("event_type"), r.get("timestamp"), r.get("event_id")) for r in again[1:-1]] == [(r.get("event_type"), r.get("timestamp"), r.get("event_id")) for r in original[1:-1]]
-    for key in ("event_count", "message_count", "user_message_count", "tool_call_count", "task_count", "duration_seconds"):
+    assert [(r.get("event_type"), r.get("timestamp"), r.get("event_id")) for r in again[1:-1]] == [
+        (r.get("event_type"), r.get("timestamp"), r.get("event_id")) for r in original[1:-1]
+    ]
+    for key in (
+        "event_count",
+        "message_count",
+        "user_message_count",
+        "tool_call_count",
+        "task_count",
+        "duration_seconds",
+    ):
         assert again[-1][key] == original[-1][key], key
     assert again[0]["context"]["created_at"] == original[0]["context"]["created_at"]
 
@@ -231,24 +310,61 @@ def test_times_offsets_and_odd_values_survive(tmp_path):
 
     tz = timezone(timedelta(hours=-5))
     events = (
-        Event(id="1", kind=Kind.USER, text="hi\u2028there \x00 ``` fence", timestamp=datetime(2026, 1, 2, 3, 4, 5, 120000, tzinfo=tz)),
+        Event(
+            id="1",
+            kind=Kind.USER,
+            text="hi\u2028there \x00 ``` fence",
+            timestamp=datetime(2026, 1, 2, 3, 4, 5, 120000, tzinfo=tz),
+        ),
         Event(id="2", kind=Kind.TOOL_CALL, tool_name=None, call_id="c", tool_input=[1, {"a": None}], timestamp=None),
-        Event(id="3", kind=Kind.TOOL_RESULT, call_id="c", text="", is_error=True, exit_code=2, usage=Usage(1, 2, 3, 4, 5)),
-        Event(id="4", kind=Kind.SUBAGENT, title="sub", children=(Event(id="4.1", kind=Kind.SUBAGENT, children=(Event(id="4.1.1", kind=Kind.ASSISTANT, text="deep"),)),)),
+        Event(
+            id="3", kind=Kind.TOOL_RESULT, call_id="c", text="", is_error=True, exit_code=2, usage=Usage(1, 2, 3, 4, 5)
+        ),
+        Event(
+            id="4",
+            kind=Kind.SUBAGENT,
+            title="sub",
+            children=(
+                Event(id="4.1", kind=Kind.SUBAGENT, children=(Event(id="4.1.1", kind=Kind.ASSISTANT, text="deep"),)),
+            ),
+        ),
         Event(id="5", kind=Kind.UNKNOWN, raw={"weird": [1.5, True, None]}),
         Event(id="6", kind=Kind.COMPACTION, text="summary", meta={"k": ["v"]}),
     )
-    session = Session(id="odd", source=SourceRef("x", "x"), agent="Some Agent", events=events, title="", started=None, ended=None, models=("m1", "m2"),
-                      usage=Usage(7, 8), skipped={"x": 2}, meta={"nested": {"a": [1]}})
-    for fmt, data, name in (("aics", aics_bytes([session]), "o.aics.json"), ("hail", hail_bytes(session), "o.hail.jsonl")):
+    session = Session(
+        id="odd",
+        source=SourceRef("x", "x"),
+        agent="Some Agent",
+        events=events,
+        title="",
+        started=None,
+        ended=None,
+        models=("m1", "m2"),
+        usage=Usage(7, 8),
+        skipped={"x": 2},
+        meta={"nested": {"a": [1]}},
+    )
+    for fmt, data, name in (
+        ("aics", aics_bytes([session]), "o.aics.json"),
+        ("hail", hail_bytes(session), "o.hail.jsonl"),
+    ):
         (tmp_path / name).write_bytes(data)
         assert comparable(_read_clean(tmp_path / name)) == comparable(session), fmt
     assert "2026-01-02T08:04:05.120Z" in to_hail(session)  # UTC, milliseconds, Z
-    assert json.loads(aics_bytes([session]))["log"]["sessions"][0]["messages"][0]["timestamp"] == "2026-01-02T03:04:05.120000-05:00"
+    assert (
+        json.loads(aics_bytes([session]))["log"]["sessions"][0]["messages"][0]["timestamp"]
+        == "2026-01-02T03:04:05.120000-05:00"
+    )
 
 
 def test_a_lone_surrogate_is_written_as_valid_json(tmp_path):
-    session = Session(id="s", source=SourceRef("x", "x"), agent="a", events=(Event(id="1", kind=Kind.USER, text="bad \udc80 byte"),), title="t\ud800")
+    session = Session(
+        id="s",
+        source=SourceRef("x", "x"),
+        agent="a",
+        events=(Event(id="1", kind=Kind.USER, text="bad \udc80 byte"),),
+        title="t\ud800",
+    )
     for data, name in ((aics_bytes([session]), "s.aics.json"), (hail_bytes(session), "s.hail.jsonl")):
         data.decode("utf-8")
         (tmp_path / name).write_bytes(data)
@@ -258,15 +374,29 @@ def test_a_lone_surrogate_is_written_as_valid_json(tmp_path):
 
 # ---------------------------------------------------------------- Markdown
 
+
 def test_markdown_shows_every_event_safely():
     events = (
         Event(id="u", kind=Kind.USER, text="Please fix it"),
         Event(id="c", kind=Kind.TOOL_CALL, tool_name="Bash", command="ls", tool_input={"command": "ls"}, call_id="t1"),
         Event(id="r", kind=Kind.TOOL_RESULT, call_id="t1", text="a\n```\nb", is_error=True, exit_code=1),
-        Event(id="s", kind=Kind.SUBAGENT, title="helper", children=(Event(id="s1", kind=Kind.ASSISTANT, text="inner answer", model="m"),)),
+        Event(
+            id="s",
+            kind=Kind.SUBAGENT,
+            title="helper",
+            children=(Event(id="s1", kind=Kind.ASSISTANT, text="inner answer", model="m"),),
+        ),
         Event(id="x", kind=Kind.UNKNOWN, raw={"odd": 1}),
     )
-    md = to_markdown(Session(id="s", source=SourceRef("a/b.jsonl", "claude_code"), agent="claude-code", events=events, title="Title\nwith newline"))
+    md = to_markdown(
+        Session(
+            id="s",
+            source=SourceRef("a/b.jsonl", "claude_code"),
+            agent="claude-code",
+            events=events,
+            title="Title\nwith newline",
+        )
+    )
     assert md.startswith("# Title with newline\n")
     assert "## Tool call: Bash" in md and "**Result (error) · exit 1:**" in md
     assert "````text\na\n```\nb\n````" in md  # the fence outgrows the content's
@@ -276,6 +406,7 @@ def test_markdown_shows_every_event_safely():
 
 
 # ---------------------------------------------------------------- in the built site
+
 
 @pytest.fixture(scope="module")
 def exported_site(tmp_path_factory):
@@ -295,7 +426,9 @@ def test_each_session_page_has_its_exports_beside_it(exported_site, tmp_path):
         stem = page.name[: -len(".html")]
         for suffix in SITE_SUFFIXES:
             assert (site / "sessions" / f"{stem}{suffix}").is_file(), stem + suffix
-        assert not list((site / "sessions").glob(f"{stem}.*.json")) and not (site / "sessions" / f"{stem}.md").exists()  # only compressed
+        assert (
+            not list((site / "sessions").glob(f"{stem}.*.json")) and not (site / "sessions" / f"{stem}.md").exists()
+        )  # only compressed
         plain = tmp_path / f"{stem}.hail.jsonl"
         plain.write_bytes(gzip.decompress((site / "sessions" / f"{stem}.hail.jsonl.gz").read_bytes()))
         back = _read_clean(plain)
@@ -308,7 +441,7 @@ def test_each_session_page_has_its_exports_beside_it(exported_site, tmp_path):
 def test_site_exports_are_deterministic_gzip():
     """mtime 0, no file name, same bytes every time: an unchanged session keeps its files."""
     from sitegen.config import SiteConfig
-    from sitegen.enrich import build_view
+    from sitegen.site.view import build_view
 
     config = SiteConfig(archive=EXAMPLE, output=Path("unused"))
     for session in _read(EXAMPLE / "claude-code") + _read(EXAMPLE / "hail"):
@@ -317,7 +450,9 @@ def test_site_exports_are_deterministic_gzip():
         assert [u for u, _ in first] == [f"sessions/{session.id}{s}" for s in SITE_SUFFIXES]
         assert first == again
         for (url, data), fmt in zip(first, ("aics", "hail", "markdown")):
-            assert data[:4] == b"\x1f\x8b\x08\x00" and data[4:8] == b"\0\0\0\0", url  # deflate, no FNAME/FEXTRA/FCOMMENT flags, mtime 0
+            assert data[:4] == b"\x1f\x8b\x08\x00" and data[4:8] == b"\0\0\0\0", (
+                url
+            )  # deflate, no FNAME/FEXTRA/FCOMMENT flags, mtime 0
             plain = export_session(session, fmt)
             assert gzip.decompress(data) == plain and (len(data) < len(plain) / 2 or len(plain) < 1000), url
 
@@ -334,7 +469,7 @@ STREAM_ROOTS = [pytest.param(EXAMPLE, id="example-archive"), pytest.param(SAMPLE
 @pytest.mark.parametrize("root", STREAM_ROOTS)
 def test_streamed_exports_equal_the_whole_document_serializers(root):
     """The chunk generators give exactly what serializing the whole document at once gives."""
-    from sitegen import exports
+    from sitegen.interchange import exports
 
     if not root.is_dir():
         pytest.skip(f"{root} not found")
@@ -343,17 +478,25 @@ def test_streamed_exports_equal_the_whole_document_serializers(root):
     for session in sessions:
         assert _joined_text(aics_chunks([session])) == dumps(aics_document([session])), session.id
         assert len(list(aics_chunks([session]))) >= 3  # head, messages, tail: never one string
-        assert _joined_text(hail_chunks(session)) == "".join(dumps(value) + "\n" for _, value in exports._hail_records(session)) == to_hail(session)
+        assert (
+            _joined_text(hail_chunks(session))
+            == "".join(dumps(value) + "\n" for _, value in exports._hail_records(session))
+            == to_hail(session)
+        )
         lines = [line for group in exports._md_groups(session) for line in group]
-        assert _joined_text(markdown_chunks(session)) == "\n".join(lines).rstrip("\n") + "\n" == to_markdown(session), session.id
+        assert _joined_text(markdown_chunks(session)) == "\n".join(lines).rstrip("\n") + "\n" == to_markdown(session), (
+            session.id
+        )
         for fmt in ("aics", "hail", "markdown"):
-            assert gzip.decompress(exports.gzip_bytes(exports.export_chunks(session, fmt))) == export_session(session, fmt)
+            assert gzip.decompress(exports.gzip_bytes(exports.export_chunks(session, fmt))) == export_session(
+                session, fmt
+            )
     if len(sessions) > 1:  # several sessions in one document, as convert writes them
         assert _joined_text(aics_chunks(sessions)) == dumps(aics_document(sessions))
 
 
 def test_markdown_trailing_newlines_are_trimmed_across_pieces():
-    from sitegen.exports import _trim_end
+    from sitegen.interchange.exports import _trim_end
 
     for pieces in (["a\n", "\n", "b\n\n"], ["a", "\n\n", ""], ["\n", "\n"], [], ["a\n\nb", "\n"]):
         text = "".join(pieces)
@@ -361,11 +504,11 @@ def test_markdown_trailing_newlines_are_trimmed_across_pieces():
 
 
 def test_gzip_is_the_same_however_the_text_is_cut():
-    from sitegen.exports import gzip_bytes
+    from sitegen.interchange.exports import gzip_bytes
 
     data = b"".join(b"line %d of some session text\n" % i for i in range(50_000))
     whole = gzip_bytes([data])
-    assert gzip_bytes([data[i:i + 777] for i in range(0, len(data), 777)]) == whole
+    assert gzip_bytes([data[i : i + 777] for i in range(0, len(data), 777)]) == whole
     assert gzip_bytes([data[:10], data[10:]]) == whole and gzip.decompress(whole) == data
     assert gzip.decompress(gzip_bytes([])) == b""
 
@@ -386,9 +529,9 @@ def test_the_download_links_in_the_template(tmp_path):
     """What the page shows once the build passes the export formats (relative links, beside the page)."""
     from bs4 import BeautifulSoup
 
-    from sitegen.enrich import build_view
-    from sitegen.pages import session_page
-    from sitegen.render import Renderer
+    from sitegen.site.pages import session_page
+    from sitegen.site.render import Renderer
+    from sitegen.site.view import build_view
 
     session = _read(EXAMPLE / "hail")[0]
     page = session_page(build_view(session))
@@ -396,10 +539,13 @@ def test_the_download_links_in_the_template(tmp_path):
     links = [a["href"] for a in BeautifulSoup(html, "html.parser").select(".downloads a")]
     assert links == [f"{session.id}.aics.json.gz", f"{session.id}.md.gz"]
     assert "(gzip)" in BeautifulSoup(html, "html.parser").select_one(".downloads").get_text()
-    assert not BeautifulSoup(Renderer({"title": "t", "base_url": "", "forge_url": ()}).render(page), "html.parser").select(".downloads")
+    assert not BeautifulSoup(
+        Renderer({"title": "t", "base_url": "", "forge_url": ()}).render(page), "html.parser"
+    ).select(".downloads")
 
 
 # ---------------------------------------------------------------- sessite convert
+
 
 def _convert(*args):
     return CliRunner().invoke(main, ["convert", *map(str, args)])
@@ -450,7 +596,11 @@ def test_convert_reads_a_gzip_download(exported_site, tmp_path):
     assert result.exit_code == 0 and f"`{packed.name}`" in result.stdout  # the source is the file given
     (tmp_path / "bad.hail.jsonl.gz").write_bytes(b"not gzip")
     result = _convert(tmp_path / "bad.hail.jsonl.gz", "--to", "aics", "-o", tmp_path / "bad.aics.json")
-    assert result.exit_code != 0 and "not a readable gzip file" in result.output and not (tmp_path / "bad.aics.json").exists()
+    assert (
+        result.exit_code != 0
+        and "not a readable gzip file" in result.output
+        and not (tmp_path / "bad.aics.json").exists()
+    )
 
 
 def test_convert_to_standard_output():
@@ -467,11 +617,19 @@ def test_a_damaged_extension_falls_back_to_the_plain_reading(tmp_path):
     (tmp_path / "d.hail.jsonl").write_text("\n".join(lines) + "\n")
     problems = Problems()
     back = [s for c in discover(tmp_path / "d.hail.jsonl", problems).claims for s in c.reader.read(c.path, problems)]
-    assert len(back) == 1 and back[0].events and any("sessite extension unreadable" in p.message and "read as plain HAIL" in p.message for p in problems.items)
+    assert (
+        len(back) == 1
+        and back[0].events
+        and any(
+            "sessite extension unreadable" in p.message and "read as plain HAIL" in p.message for p in problems.items
+        )
+    )
 
     doc = to_aics(session)
     messages = doc["log"]["sessions"][0]["messages"]
     del messages[0]["metadata"]  # a message another tool added or rewrote: read the plain way
     (tmp_path / "m.aics.json").write_text(json.dumps(doc))
     back = _read_clean(tmp_path / "m.aics.json")
-    assert comparable(back.events[1:]) == comparable(session.events[1:]) and back.events[0].text == session.events[0].text
+    assert (
+        comparable(back.events[1:]) == comparable(session.events[1:]) and back.events[0].text == session.events[0].text
+    )

@@ -7,12 +7,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import EXAMPLE
 
 from sitegen.build import build
 from sitegen.cli import main
 from sitegen.config import SiteConfig
-
-from conftest import EXAMPLE
 
 
 def files(site: Path) -> dict[str, tuple[int, int]]:
@@ -67,8 +66,14 @@ def test_a_changed_session_rewrites_its_page_and_the_aggregates_only(setup):
     before = files(config.output)
     target = archive / "aics" / "rate-limiter.aics.json"
     doc = json.loads(target.read_text())
-    doc["log"]["sessions"][0]["messages"].append({"id": "m7", "role": "user", "timestamp": "2026-10-14T09:45:00Z",
-                                                 "content": [{"type": "text", "text": "One more thing: zebra-unicorn"}]})
+    doc["log"]["sessions"][0]["messages"].append(
+        {
+            "id": "m7",
+            "role": "user",
+            "timestamp": "2026-10-14T09:45:00Z",
+            "content": [{"type": "text", "text": "One more thing: zebra-unicorn"}],
+        }
+    )
     target.write_text(json.dumps(doc))
     report = run(config)
     assert report.changed and report.reused == report.files - 1
@@ -77,7 +82,9 @@ def test_a_changed_session_rewrites_its_page_and_the_aggregates_only(setup):
     page = "sessions/aics-01927a3e-5b1c-7def-8123-456789abcdef.html"
     assert page in changed and "index.html" in changed
     assert "zebra-unicorn" in (config.output / page).read_text()
-    assert {page[: -len(".html")] + s for s in (".aics.json.gz", ".hail.jsonl.gz", ".md.gz")} <= changed, "its downloads follow"
+    assert {page[: -len(".html")] + s for s in (".aics.json.gz", ".hail.jsonl.gz", ".md.gz")} <= changed, (
+        "its downloads follow"
+    )
     other_pages = {u for u in changed if u.startswith("sessions/") and not u.startswith("sessions/aics-01927a3e")}
     assert other_pages == set(), "other sessions' pages are untouched"
     assert not {u for u in changed if u.startswith("static/")}
@@ -154,7 +161,9 @@ def test_cache_lives_outside_input_and_site(setup):
 
 def test_problems_are_reported_again_when_nothing_changed(setup):
     archive, config = setup
-    (archive / "broken.jsonl").write_text('{"type":"user","sessionId":"x","uuid":"u","message":{"role":"user","content":"hi"}}\n{bad\n')
+    (archive / "broken.jsonl").write_text(
+        '{"type":"user","sessionId":"x","uuid":"u","message":{"role":"user","content":"hi"}}\n{bad\n'
+    )
     first = run(config)
     second = run(config)
     assert [str(p) for p in second.problems] == [str(p) for p in first.problems] and first.problems
@@ -171,12 +180,18 @@ def test_cli_clean_flag(setup):
 
 
 def test_parallel_build_is_identical_to_serial(tmp_path, monkeypatch):
-    import sitegen.build as build_module
+    import sitegen.build.pipeline as build_module
 
     monkeypatch.setattr(build_module, "PARALLEL_MIN_BYTES", 0)
-    serial = build(SiteConfig(archive=EXAMPLE, output=tmp_path / "one", cache_dir=tmp_path / "c1", jobs=1, progress=False))
-    parallel = build(SiteConfig(archive=EXAMPLE, output=tmp_path / "two", cache_dir=tmp_path / "c2", jobs=2, progress=False))
-    assert serial.sessions == parallel.sessions and [str(p) for p in serial.problems] == [str(p) for p in parallel.problems]
+    serial = build(
+        SiteConfig(archive=EXAMPLE, output=tmp_path / "one", cache_dir=tmp_path / "c1", jobs=1, progress=False)
+    )
+    parallel = build(
+        SiteConfig(archive=EXAMPLE, output=tmp_path / "two", cache_dir=tmp_path / "c2", jobs=2, progress=False)
+    )
+    assert serial.sessions == parallel.sessions and [str(p) for p in serial.problems] == [
+        str(p) for p in parallel.problems
+    ]
     one, two = tmp_path / "one", tmp_path / "two"
     names = sorted(p.relative_to(one).as_posix() for p in one.rglob("*") if p.is_file())
     assert names == sorted(p.relative_to(two).as_posix() for p in two.rglob("*") if p.is_file())

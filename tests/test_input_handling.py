@@ -1,9 +1,10 @@
 """Low-level input handling shared by all readers: bad lines, encodings, truncation, timestamps."""
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
-from sitegen.readers.base import Problems, iter_json_array, iter_jsonl, parse_time
+from sitegen.model import Problems
+from sitegen.readers.base import iter_json_array, iter_jsonl, parse_time
 
 
 def lines_of(path, problems):
@@ -60,7 +61,7 @@ def test_truncated_json_array_keeps_complete_items(tmp_path):
 
 
 def test_parse_time_variants():
-    utc = timezone.utc
+    utc = UTC
     assert parse_time("2026-01-11T22:00:00-0500") == datetime(2026, 1, 12, 3, 0, tzinfo=utc)
     assert parse_time("2026-01-11T22:00:00-05:00") == datetime(2026, 1, 12, 3, 0, tzinfo=utc)
     assert parse_time("2024-10-17T03:28:33.480257Z") == datetime(2024, 10, 17, 3, 28, 33, 480257, tzinfo=utc)

@@ -7,26 +7,34 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
-
-from sitegen.charts import periods
-from sitegen.cli import main
-from sitegen.enrich import build_view, summarize
-from sitegen.home import SessionIndex
-from sitegen.insights import (
-    DEFAULT_PRICES, GAP, SessionFigures, diff_stats, model_price, price_table, session_figures, time_by_kind, timeline,
-)
-from sitegen.model import Event, Kind, Session, SourceRef, ToolCategory, Usage
-from sitegen.readers import Problems, discover
-from sitegen.render import Renderer
-
 from conftest import EXAMPLE, build_site
+
+from sitegen.analyze.insights import (
+    DEFAULT_PRICES,
+    GAP,
+    SessionFigures,
+    diff_stats,
+    model_price,
+    price_table,
+    session_figures,
+    time_by_kind,
+    timeline,
+)
+from sitegen.analyze.session import summarize
+from sitegen.cli import main
+from sitegen.model import Event, Kind, Problems, Session, SourceRef, ToolCategory, Usage
+from sitegen.readers import discover
+from sitegen.site.charts import periods
+from sitegen.site.home import SessionIndex
+from sitegen.site.render import Renderer
+from sitegen.site.view import build_view
 
 CLAUDE_CODE = "claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34"
 CODEX = "codex-019e2b7c-4a10-7c3e-9d21-5f8a0b6c1e42"
@@ -114,9 +122,18 @@ def test_diff_stats_follows_hunk_lengths():
 
 
 def test_a_failed_edit_changes_nothing():
-    t = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    t = datetime(2026, 1, 1, tzinfo=UTC)
     events = (
-        Event("c1", Kind.TOOL_CALL, t, tool_name="Edit", category=ToolCategory.EDIT, path="/w/a.py", diff="-x\n+y\n", call_id="k"),
+        Event(
+            "c1",
+            Kind.TOOL_CALL,
+            t,
+            tool_name="Edit",
+            category=ToolCategory.EDIT,
+            path="/w/a.py",
+            diff="-x\n+y\n",
+            call_id="k",
+        ),
         Event("r1", Kind.TOOL_RESULT, t, text="old_string not found", is_error=True, call_id="k"),
     )
     session = Session("s", SourceRef("s.jsonl", "test"), "test", events, cwd="/w")
@@ -161,7 +178,7 @@ def test_archive_totals_by_hand(example_site):
 
 
 def test_timeline_spans_by_hand():
-    t0 = datetime(2026, 3, 1, 10, 0, 0, tzinfo=timezone.utc)
+    t0 = datetime(2026, 3, 1, 10, 0, 0, tzinfo=UTC)
     at = lambda s: t0 + timedelta(seconds=s)  # noqa: E731
     events = (
         Event("u1", Kind.USER, at(0), text="go"),
@@ -180,7 +197,7 @@ def test_timeline_spans_by_hand():
         ("idle", 29 * 60, "a2"),  # the user's turn, longer than GAP
         ("model", 5, "u2"),
     ]
-    assert GAP < timedelta(minutes=29)
+    assert timedelta(minutes=29) > GAP
     assert [(k, s) for k, _, s in time_by_kind(spans)] == [("model", 35), ("shell", 30), ("idle", 1740)]
 
 
@@ -256,7 +273,18 @@ def test_every_figure_links_to_what_it_counts(example_site):
     models = {parse_qs(urlsplit(a["href"]).query)["model"][0] for a in doc.select("#ch-models > a")}
     assert "claude-opus-4-6" in models
     agents = {parse_qs(urlsplit(a["href"]).query)["agent"][0] for a in doc.select("#ch-agents > a")}
-    assert agents == {"amp", "claude-code", "claude.ai", "cline", "codex", "crush", "cursor", "gemini-cli", "opencode", "sage"}
+    assert agents == {
+        "amp",
+        "claude-code",
+        "claude.ai",
+        "cline",
+        "codex",
+        "crush",
+        "cursor",
+        "gemini-cli",
+        "opencode",
+        "sage",
+    }
     file_links = [parse_qs(urlsplit(a["href"]).query) for a in doc.select("table.files td.path a")]
     assert {"project": ["webapp"], "file": ["app/auth.py"]} in file_links
     for a in doc.select("#longest-table a"):
@@ -278,8 +306,14 @@ def test_index_rows_carry_compact_facets(example_site):
     row = doc.select_one(f"tr:has(a[href='sessions/{CLAUDE_CODE}.html'])")
     used = {facets["tools"][int(i)] for i in row["data-t"].split()}
     assert used == {"Bash", "Read", "Edit", "Grep", "Task", "Write"}
-    assert {facets["models"][int(i)] for i in row["data-m"].split()} == {"claude-opus-4-6", "claude-sonnet-4-5-20250929"}
-    assert {tuple(facets["files"][int(i)]) for i in row["data-f"].split()} == {("webapp", "app/auth.py"), ("webapp", "templates/login.html")}
+    assert {facets["models"][int(i)] for i in row["data-m"].split()} == {
+        "claude-opus-4-6",
+        "claude-sonnet-4-5-20250929",
+    }
+    assert {tuple(facets["files"][int(i)]) for i in row["data-f"].split()} == {
+        ("webapp", "app/auth.py"),
+        ("webapp", "templates/login.html"),
+    }
 
 
 # ---------------------------------------------------------------------------
@@ -310,7 +344,9 @@ def test_price_table_setting():
 def test_prices_option_sets_or_removes_costs(tmp_path):
     table = tmp_path / "prices.json"
     table.write_text(json.dumps({"gpt-5.3-codex": {"input": 2, "output": 20, "cache_read": 0.2}}))
-    result = CliRunner().invoke(main, ["build", str(EXAMPLE / "codex"), "-o", str(tmp_path / "site"), "-q", "--prices", str(table)])
+    result = CliRunner().invoke(
+        main, ["build", str(EXAMPLE / "codex"), "-o", str(tmp_path / "site"), "-q", "--prices", str(table)]
+    )
     assert result.exit_code == 0, result.output
     # (4800*2 + 1290*20 + 35600*0.2) / 1e6 = 0.04252
     doc = parse(tmp_path / "site" / "insights.html")
@@ -318,12 +354,17 @@ def test_prices_option_sets_or_removes_costs(tmp_path):
     assert cards["Estimated cost"].a.get_text(strip=True) == "$0.04"
     assert doc.select_one(".cost-note") is not None
     (tmp_path / "none.toml").write_text("[prices]\n")
-    result = CliRunner().invoke(main, ["build", str(EXAMPLE / "codex"), "-o", str(tmp_path / "site2"), "-q", "--prices", str(tmp_path / "none.toml")])
+    result = CliRunner().invoke(
+        main,
+        ["build", str(EXAMPLE / "codex"), "-o", str(tmp_path / "site2"), "-q", "--prices", str(tmp_path / "none.toml")],
+    )
     assert result.exit_code == 0, result.output
     doc = parse(tmp_path / "site2" / "insights.html")
     assert "Estimated cost" not in doc.get_text() and "Sessions with the most tokens" in doc.get_text()
     (tmp_path / "bad.json").write_text('{"m": {"input": "x"}}')
-    result = CliRunner().invoke(main, ["build", str(EXAMPLE / "codex"), "-o", str(tmp_path / "site3"), "--prices", str(tmp_path / "bad.json")])
+    result = CliRunner().invoke(
+        main, ["build", str(EXAMPLE / "codex"), "-o", str(tmp_path / "site3"), "--prices", str(tmp_path / "bad.json")]
+    )
     assert result.exit_code != 0 and "--prices" in result.output
 
 
@@ -348,27 +389,41 @@ def test_periods_fit_the_span():
     assert unit == "week" and cols[0].start == date(2025, 12, 29) and cols[0].key == "2026-W01"
     assert cols[-1].start <= date(2026, 3, 31) <= cols[-1].end
     unit, cols = periods(date(2020, 1, 15), date(2026, 3, 1))
-    assert unit == "month" and cols[0].start == date(2020, 1, 1) and cols[-1].end == date(2026, 3, 31) and len(cols) == 75
+    assert (
+        unit == "month" and cols[0].start == date(2020, 1, 1) and cols[-1].end == date(2026, 3, 31) and len(cols) == 75
+    )
     unit, cols = periods(date(2010, 1, 1), date(2026, 3, 1))
     assert unit == "year" and len(cols) == 17
 
 
 def synthetic(n: int):
     """n sessions over two years, 40 projects, many tools, models and files."""
-    base = datetime(2025, 1, 1, tzinfo=timezone.utc)
-    template = summarize(Session("x", SourceRef("x", "t"), "a", ()))
+    base = datetime(2025, 1, 1, tzinfo=UTC)
+    template = summarize(Session("x", SourceRef("x", "t"), "a", ()), "sessions/x.html")
     for i in range(n):
         started = base + timedelta(hours=i * 17520 / n)
         summary = replace(
-            template, id=f"s{i}", url=f"sessions/s{i}.html", title=f"Session number {i}", agent=f"agent{i % 7}",
-            project=f"project{i % 40}", models=(f"model-{i % 9}",), started=started, ended=started + timedelta(minutes=i % 90),
+            template,
+            id=f"s{i}",
+            url=f"sessions/s{i}.html",
+            title=f"Session number {i}",
+            agent=f"agent{i % 7}",
+            project=f"project{i % 40}",
+            models=(f"model-{i % 9}",),
+            started=started,
+            ended=started + timedelta(minutes=i % 90),
             stats=replace(template.stats, tool_calls=30, usage=Usage(100 + i, 50, 1000, 10)),
         )
         figures = SessionFigures(
             usage_by_model=((f"model-{i % 9}", Usage(100 + i, 50, 1000, 10)),),
             tools=tuple((f"tool{(i + k) % 60}", 3, k % 2) for k in range(10)),
             files=tuple((f"src/mod{(i * 7 + k) % 3000}.py", 1, 5, 2) for k in range(8)),
-            edits=8, failed_edits=0, added=40, removed=16, files_edited=8, cost=None,
+            edits=8,
+            failed_edits=0,
+            added=40,
+            removed=16,
+            files_edited=8,
+            cost=None,
         )
         yield summary, figures
 
@@ -395,7 +450,9 @@ def test_insights_pages_do_not_grow_with_sessions():
 def test_session_pages_use_the_prices_option(tmp_path):
     table = tmp_path / "prices.json"
     table.write_text(json.dumps({"gpt-5.3-codex": {"input": 2, "output": 20, "cache_read": 0.2}}))
-    result = CliRunner().invoke(main, ["build", str(EXAMPLE / "codex"), "-o", str(tmp_path / "site"), "-q", "--prices", str(table)])
+    result = CliRunner().invoke(
+        main, ["build", str(EXAMPLE / "codex"), "-o", str(tmp_path / "site"), "-q", "--prices", str(table)]
+    )
     assert result.exit_code == 0, result.output
     page = parse(tmp_path / "site" / "sessions" / f"{CODEX}.html")
     assert "≈$0.04" in page.select_one("section.session-insights").get_text()

@@ -4,9 +4,7 @@ CSP or script errors, and every chart link landing on the sessions it counts."""
 
 from __future__ import annotations
 
-
 import pytest
-
 from conftest import REPO
 
 ARTIFACTS = REPO / "test-artifacts"
@@ -51,7 +49,11 @@ def test_insights_screenshots(example_site, browser, scheme):
 
 
 def shown(tab) -> list[str]:
-    return [r.locator("td a").first.get_attribute("href") for r in tab.locator("table.sessions tbody tr").all() if r.is_visible()]
+    return [
+        r.locator("td a").first.get_attribute("href")
+        for r in tab.locator("table.sessions tbody tr").all()
+        if r.is_visible()
+    ]
 
 
 def test_index_filters_from_the_address(example_site, page):
@@ -88,7 +90,7 @@ def test_a_chart_bar_opens_the_sessions_it_counts(example_site, page):
     bar.click()
     page.wait_for_load_state("load")
     assert page.url.endswith("index.html?tool=exec_command")
-    assert shown(page) == [f"sessions/codex-019e2b7c-4a10-7c3e-9d21-5f8a0b6c1e42.html"]
+    assert shown(page) == ["sessions/codex-019e2b7c-4a10-7c3e-9d21-5f8a0b6c1e42.html"]
     page.goto((site / "insights.html").as_uri())
     busiest = page.locator("#ch-sessions > a").last
     title = busiest.locator("title").text_content()

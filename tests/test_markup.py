@@ -6,15 +6,7 @@ from bs4 import BeautifulSoup
 from pygments import highlight as pygments_highlight
 from pygments.formatters import HtmlFormatter
 
-from sitegen.markup import (
-    DARK_STYLE,
-    LIGHT_STYLE,
-    highlight_code,
-    lexer_for,
-    markdown,
-    render_diff,
-    safe_url,
-)
+from sitegen.site.markup import DARK_STYLE, LIGHT_STYLE, highlight_code, lexer_for, markdown, render_diff, safe_url
 
 
 def soup(html) -> BeautifulSoup:
@@ -31,16 +23,28 @@ def test_raw_html_is_shown_as_text_not_markup():
 
 
 def test_javascript_links_are_removed_but_text_kept():
-    for url in ("javascript:alert(1)", "JaVaScRiPt:alert(1)", "java\tscript:alert(1)", "data:text/html,<script>x</script>", "vbscript:msgbox", " javascript:alert(1)"):
+    for url in (
+        "javascript:alert(1)",
+        "JaVaScRiPt:alert(1)",
+        "java\tscript:alert(1)",
+        "data:text/html,<script>x</script>",
+        "vbscript:msgbox",
+        " javascript:alert(1)",
+    ):
         doc = soup(markdown(f"[click me]({url})"))
-        assert all(not a.get("href", "").lower().replace("\t", "").strip().startswith(("javascript", "data", "vbscript")) for a in doc.find_all("a")), url
+        assert all(
+            not a.get("href", "").lower().replace("\t", "").strip().startswith(("javascript", "data", "vbscript"))
+            for a in doc.find_all("a")
+        ), url
         assert "click me" in doc.get_text()
     doc = soup(markdown("<javascript:alert(1)>"))
     assert all("javascript" not in (a.get("href") or "") for a in doc.find_all("a"))
 
 
 def test_safe_links_survive():
-    doc = soup(markdown("[docs](https://example.com/a?b=1) and [rel](../x.html) and [frag](#e-1) <https://example.org>"))
+    doc = soup(
+        markdown("[docs](https://example.com/a?b=1) and [rel](../x.html) and [frag](#e-1) <https://example.org>")
+    )
     hrefs = [a["href"] for a in doc.find_all("a")]
     assert hrefs == ["https://example.com/a?b=1", "../x.html", "#e-1", "https://example.org"]
 
@@ -135,14 +139,18 @@ def test_safe_url_rules():
 
 def test_edit_input_does_not_repeat_what_its_diff_shows():
     from sitegen.readers._util import unified_diff
-    from sitegen.render import beside_diff
+    from sitegen.site.render import beside_diff
 
     old = "\n".join(f"line {i} of the old text" for i in range(7))  # within the diff's 3 lines of context
     new = old.replace("line 3 of", "line three of")
     edit = {"file_path": "a.py", "old_string": old, "new_string": new, "replace_all": False}
     shown = beside_diff(edit, unified_diff("a.py", old, new))
-    assert shown["old_string"] == "(7 lines: the old side of the diff above)" and shown["new_string"].endswith("new side of the diff above)")
-    assert shown["file_path"] == "a.py" and shown["replace_all"] is False and edit["old_string"] == old  # the event is untouched
+    assert shown["old_string"] == "(7 lines: the old side of the diff above)" and shown["new_string"].endswith(
+        "new side of the diff above)"
+    )
+    assert (
+        shown["file_path"] == "a.py" and shown["replace_all"] is False and edit["old_string"] == old
+    )  # the event is untouched
     # a diff that shows only part of a text (context cut) leaves the text in the input
     far = "\n".join(f"unchanged line number {i}" for i in range(40))
     partial = unified_diff("b.py", far, far.replace("number 39", "number 39!"))

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
-from sitegen.enrich import build_view
-from sitegen.model import Kind, ToolCategory
-from sitegen.readers import Problems, discover, registry
-from sitegen.readers.amp import READER
-
 from conftest import EXAMPLE
+
+from sitegen.model import Kind, Problems, ToolCategory
+from sitegen.readers import discover, registry
+from sitegen.readers.amp import READER
+from sitegen.site.view import build_view
 
 OLD = "T-7f3e2a10-1111-4222-8333-444455556666.json"
 NEW = "T-0b9c8d7e-aaaa-4bbb-8ccc-dddd00001111.json"
@@ -33,7 +33,9 @@ def test_reader_flags_detection_and_discovery(fixtures: Path, tmp_path: Path) ->
     assert not READER.detect(other)
     problems = Problems(fixtures)
     result = discover(fixtures / "amp", problems)
-    assert sorted(c.path.name for c in result.claims) == sorted([OLD, NEW]) and all(c.reader is READER for c in result.claims)
+    assert sorted(c.path.name for c in result.claims) == sorted([OLD, NEW]) and all(
+        c.reader is READER for c in result.claims
+    )
     assert not result.ignored and not problems.items
 
 
@@ -43,23 +45,47 @@ def test_thread_with_integer_message_ids(fixtures: Path) -> None:
     assert not problems.items
     assert s.id == "amp-T-7f3e2a10-1111-4222-8333-444455556666" and s.agent == "amp"
     assert s.title == "Speed up the image resize job" and s.cwd == "/home/dev/img" and s.project == "img"
-    assert s.started == datetime(2026, 1, 8, 11, 0, tzinfo=timezone.utc) and s.ended == datetime(2026, 1, 8, 11, 0, 45, tzinfo=timezone.utc)
+    assert s.started == datetime(2026, 1, 8, 11, 0, tzinfo=UTC) and s.ended == datetime(
+        2026, 1, 8, 11, 0, 45, tzinfo=UTC
+    )
     assert s.models == ("claude-sonnet-4-5",) and s.meta["credits"] == 1.5 and s.meta["version"] == 57
     kinds = [e.kind for e in s.events]
-    assert kinds == [Kind.USER, Kind.THINKING, Kind.ASSISTANT, Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.TOOL_CALL, Kind.TOOL_RESULT,
-                     Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.ASSISTANT]
-    assert s.events[0].timestamp == datetime(2026, 1, 8, 11, 0, 1, tzinfo=timezone.utc)  # meta.sentAt
+    assert kinds == [
+        Kind.USER,
+        Kind.THINKING,
+        Kind.ASSISTANT,
+        Kind.TOOL_CALL,
+        Kind.TOOL_RESULT,
+        Kind.TOOL_CALL,
+        Kind.TOOL_RESULT,
+        Kind.TOOL_CALL,
+        Kind.TOOL_RESULT,
+        Kind.ASSISTANT,
+    ]
+    assert s.events[0].timestamp == datetime(2026, 1, 8, 11, 0, 1, tzinfo=UTC)  # meta.sentAt
     profile = s.events[3]
     assert profile.category == ToolCategory.SHELL and profile.command == "python -m cProfile -s tottime resize.py"
-    assert (profile.usage.input_tokens, profile.usage.output_tokens, profile.usage.cache_write_tokens) == (12, 140, 3200)
+    assert (profile.usage.input_tokens, profile.usage.output_tokens, profile.usage.cache_write_tokens) == (
+        12,
+        140,
+        3200,
+    )
     assert s.events[1].usage is None and s.events[2].usage is None  # once per message, on its last event
     view = build_view(s)
     [profile_result] = view.results_for(profile)
     assert profile_result.exit_code == 0 and "resample" in profile_result.text
     edit = s.events[5]
-    assert edit.category == ToolCategory.EDIT and edit.path == "/home/dev/img/resize.py" and "+out = img.reduce(2)" in edit.diff
+    assert (
+        edit.category == ToolCategory.EDIT
+        and edit.path == "/home/dev/img/resize.py"
+        and "+out = img.reduce(2)" in edit.diff
+    )
     [edit_result] = view.results_for(edit)
-    assert edit_result.diff.startswith("--- resize.py") and edit_result.text == "" and edit_result.meta["lineRange"] == [12, 12]
+    assert (
+        edit_result.diff.startswith("--- resize.py")
+        and edit_result.text == ""
+        and edit_result.meta["lineRange"] == [12, 12]
+    )
     [tests] = view.results_for(s.events[7])
     assert tests.exit_code == 1 and tests.is_error
     assert sum(e.usage.input_tokens for e in s.events if e.usage) == 12 + 15 + 8 + 20
@@ -80,7 +106,11 @@ def test_thread_with_string_ids_errors_and_damage(fixtures: Path) -> None:
     assert missing.is_error and missing.text == "file not found: /srv/ci/config.yml"
     assert calls["Read"].category == ToolCategory.READ and calls["Read"].path == "/srv/ci/config.yml"
     unknown = [e for e in s.events if e.kind == Kind.UNKNOWN]
-    assert [u.raw if isinstance(u.raw, str) else u.raw.get("type") or u.raw.get("role") for u in unknown] == ["server_tool_use", "garbage", "system"]
+    assert [u.raw if isinstance(u.raw, str) else u.raw.get("type") or u.raw.get("role") for u in unknown] == [
+        "server_tool_use",
+        "garbage",
+        "system",
+    ]
     assert len(problems.items) == 3 and all(p.source == f"amp/{NEW}" for p in problems.items)
     assert s.events[-1].usage.input_tokens == 700
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from sitegen.model import Kind, ToolCategory
-from sitegen.readers import Problems, discover
+from sitegen.model import Kind, Problems, ToolCategory
+from sitegen.readers import discover
 from sitegen.readers.base import SNIFF_BYTES
 from sitegen.readers.claude_ai import READER
 
@@ -21,7 +21,7 @@ def read(path: Path, problems: Problems):
 
 
 def utc(*args: int) -> datetime:
-    return datetime(*args, tzinfo=timezone.utc)
+    return datetime(*args, tzinfo=UTC)
 
 
 def assert_unique_ids(session) -> None:
@@ -64,7 +64,12 @@ def test_detect_rejects_other_json(tmp_path: Path) -> None:
 
 def test_detect_first_conversation_longer_than_sniff_window(tmp_path: Path) -> None:
     big = "x" * (SNIFF_BYTES * 2)
-    conv = {"uuid": "big", "name": "Big", "created_at": "2025-01-01T00:00:00Z", "chat_messages": [{"uuid": "m", "sender": "human", "text": big}]}
+    conv = {
+        "uuid": "big",
+        "name": "Big",
+        "created_at": "2025-01-01T00:00:00Z",
+        "chat_messages": [{"uuid": "m", "sender": "human", "text": big}],
+    }
     path = tmp_path / "conversations.json"
     path.write_text(json.dumps([conv]))
     assert READER.detect(path)
@@ -115,7 +120,10 @@ def test_2024_shape_thinking_artifacts_files(fixtures: Path) -> None:
     assert set(files) == {"mockup.png", "notes.txt"}
     assert all(b.type == "file" for b in user.blocks)
     assert files["notes.txt"].text == "round up to the nearest dollar"
-    assert files["notes.txt"].mime == "text/plain" and files["notes.txt"].data == {"file_type": "text/plain", "file_size": 42}
+    assert files["notes.txt"].mime == "text/plain" and files["notes.txt"].data == {
+        "file_type": "text/plain",
+        "file_size": 42,
+    }
     assert files["mockup.png"].text == ""
     # prose, thinking, artifact, prose: in order, no tags left in the text
     assert prose.text == "Sure! Here is a small page."
@@ -135,7 +143,13 @@ def test_2024_shape_thinking_artifacts_files(fixtures: Path) -> None:
 
 def test_unclosed_artifact_runs_to_end_and_self_closing(tmp_path: Path) -> None:
     text = 'Before <antArtifact identifier="a" type="image/svg+xml" title="Logo"/> middle <antArtifact identifier="b" type="text/markdown" title="Doc">\n# cut off'
-    conv = [{"uuid": "u", "name": "n", "chat_messages": [{"uuid": "m", "sender": "assistant", "text": text, "created_at": "2024-01-01T00:00:00Z"}]}]
+    conv = [
+        {
+            "uuid": "u",
+            "name": "n",
+            "chat_messages": [{"uuid": "m", "sender": "assistant", "text": text, "created_at": "2024-01-01T00:00:00Z"}],
+        }
+    ]
     path = tmp_path / "c.json"
     path.write_text(json.dumps(conv))
     problems = Problems()
@@ -193,7 +207,9 @@ def test_block_shape(fixtures: Path) -> None:
     assert "3.15.0 final: 2026-10-01" in result.text
     assert "1 more result omitted" in result.text
     [ref] = result.blocks
-    assert ref.type == "reference" and ref.uri == "https://peps.python.org/pep-0790/" and ref.title.startswith("PEP 790")
+    assert (
+        ref.type == "reference" and ref.uri == "https://peps.python.org/pep-0790/" and ref.title.startswith("PEP 790")
+    )
     assert ref.data["metadata"]["site_domain"] == "peps.python.org" and ref.data["is_citable"] is True
 
     unknown = by_id["b-a1-5"]
@@ -215,7 +231,14 @@ def test_text_kept_when_content_has_no_text_blocks(tmp_path: Path) -> None:
         "sender": "assistant",
         "created_at": "2026-01-01T00:00:00Z",
         "text": "Only in the text field",
-        "content": [{"type": "tool_use", "id": "t1", "name": "artifacts", "input": {"id": "a", "type": "text/html", "title": "Page", "command": "create", "content": "<p>hi</p>"}}],
+        "content": [
+            {
+                "type": "tool_use",
+                "id": "t1",
+                "name": "artifacts",
+                "input": {"id": "a", "type": "text/html", "title": "Page", "command": "create", "content": "<p>hi</p>"},
+            }
+        ],
     }
     path = tmp_path / "c.json"
     path.write_text(json.dumps([{"uuid": "c", "name": "n", "chat_messages": [msg]}]))
@@ -249,7 +272,9 @@ def test_tool_result_content_shapes() -> None:
     assert json.loads(text) == {"status": "success", "logs": ["2"]} and blocks == []
     text, _ = _render_result([{"type": "text", "text": "a", "extra": 1}])
     assert json.loads(text) == {"type": "text", "text": "a", "extra": 1}  # unknown fields are not dropped
-    text, blocks = _render_result([{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AAAA"}}])
+    text, blocks = _render_result(
+        [{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AAAA"}}]
+    )
     assert blocks[0].type == "image" and blocks[0].uri == "data:image/png;base64,AAAA"
     assert _render_result(None) == ("", [])
 

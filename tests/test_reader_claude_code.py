@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.model import Event, Kind, ToolCategory, Usage
-from sitegen.readers import Problems, discover
+from sitegen.model import Event, Kind, Problems, ToolCategory, Usage
+from sitegen.readers import discover
 from sitegen.readers.claude_code import READER
 
 REPO = Path(__file__).resolve().parents[1]
@@ -58,14 +58,24 @@ def expected_usage(path: Path, progress: bool = False) -> Usage:
             if not isinstance(rec, dict):
                 continue
             prefix = ""
-            if progress and rec.get("type") == "progress" and isinstance(rec.get("data"), dict) and rec["data"].get("type") == "agent_progress":
+            if (
+                progress
+                and rec.get("type") == "progress"
+                and isinstance(rec.get("data"), dict)
+                and rec["data"].get("type") == "agent_progress"
+            ):
                 rec, prefix = rec["data"].get("message") or {}, "progress:"
             msg = rec.get("message")
             if rec.get("type") == "assistant" and isinstance(msg, dict) and isinstance(msg.get("usage"), dict):
                 last[prefix + (msg.get("id") or rec.get("uuid"))] = msg["usage"]
     total = Usage()
     for u in last.values():
-        total = total + Usage(u.get("input_tokens", 0), u.get("output_tokens", 0), u.get("cache_read_input_tokens", 0), u.get("cache_creation_input_tokens", 0))
+        total = total + Usage(
+            u.get("input_tokens", 0),
+            u.get("output_tokens", 0),
+            u.get("cache_read_input_tokens", 0),
+            u.get("cache_creation_input_tokens", 0),
+        )
     return total
 
 
@@ -92,23 +102,51 @@ def test_detect_claims_fixtures(fixtures: Path) -> None:
     # A sub-agent file is its parent's companion, not a session of its own ...
     assert not READER.detect(main.with_suffix("") / "subagents" / "agent-abc1234.jsonl")
     # ... unless the parent file is missing.
-    assert READER.detect(folder / "orphan" / "55555555-6666-4777-8888-999999999999" / "subagents" / "agent-def5678.jsonl")
+    assert READER.detect(
+        folder / "orphan" / "55555555-6666-4777-8888-999999999999" / "subagents" / "agent-def5678.jsonl"
+    )
 
 
 def test_detect_looks_past_bookkeeping_lines(tmp_path: Path) -> None:
-    user = {"parentUuid": None, "type": "user", "sessionId": "s1", "uuid": "u1", "timestamp": "2026-10-01T00:00:00Z", "message": {"role": "user", "content": "hi"}}
-    snapshots = "".join(json.dumps({"type": "file-history-snapshot", "messageId": f"m{i}", "snapshot": {}, "isSnapshotUpdate": False}) + "\n" for i in range(60))
+    user = {
+        "parentUuid": None,
+        "type": "user",
+        "sessionId": "s1",
+        "uuid": "u1",
+        "timestamp": "2026-10-01T00:00:00Z",
+        "message": {"role": "user", "content": "hi"},
+    }
+    snapshots = "".join(
+        json.dumps({"type": "file-history-snapshot", "messageId": f"m{i}", "snapshot": {}, "isSnapshotUpdate": False})
+        + "\n"
+        for i in range(60)
+    )
     late = tmp_path / "late.jsonl"
     late.write_text(snapshots + json.dumps(user) + "\n", encoding="utf-8")
     assert READER.detect(late)
     summaries = tmp_path / "summaries.jsonl"
-    summaries.write_text("".join(json.dumps({"type": "summary", "summary": f"Topic {i}", "leafUuid": f"l{i}"}) + "\n" for i in range(40)), encoding="utf-8")
+    summaries.write_text(
+        "".join(
+            json.dumps({"type": "summary", "summary": f"Topic {i}", "leafUuid": f"l{i}"}) + "\n" for i in range(40)
+        ),
+        encoding="utf-8",
+    )
     assert READER.detect(summaries)
 
 
 def test_detect_first_record_longer_than_sniff_window(tmp_path: Path) -> None:
-    big = {"parentUuid": None, "isSidechain": False, "userType": "external", "cwd": "/w", "sessionId": "s1", "version": "2.1.39",
-           "type": "user", "message": {"role": "user", "content": "log line\n" * 20000}, "uuid": "u1", "timestamp": "2026-10-01T00:00:00Z"}
+    big = {
+        "parentUuid": None,
+        "isSidechain": False,
+        "userType": "external",
+        "cwd": "/w",
+        "sessionId": "s1",
+        "version": "2.1.39",
+        "type": "user",
+        "message": {"role": "user", "content": "log line\n" * 20000},
+        "uuid": "u1",
+        "timestamp": "2026-10-01T00:00:00Z",
+    }
     path = tmp_path / "big-prompt.jsonl"
     snapshot = {"type": "file-history-snapshot", "messageId": "u1", "snapshot": {}, "isSnapshotUpdate": False}
     path.write_text(json.dumps(snapshot) + "\n" + json.dumps(big, separators=(",", ":")) + "\n", encoding="utf-8")
@@ -167,7 +205,12 @@ def test_split_message_usage_counted_once(fixtures: Path, problems: Problems) ->
 def test_tool_calls_results_and_diff(fixtures: Path, problems: Problems) -> None:
     session = read_one(fixtures / "claude_code" / "basic.jsonl", problems)
     bash = by_id(session, "a-0004")
-    assert (bash.tool_name, bash.category, bash.command, bash.call_id) == ("Bash", ToolCategory.SHELL, "pytest -q", "toolu_bash1")
+    assert (bash.tool_name, bash.category, bash.command, bash.call_id) == (
+        "Bash",
+        ToolCategory.SHELL,
+        "pytest -q",
+        "toolu_bash1",
+    )
     failed = by_id(session, "r-0001")
     assert failed.kind == Kind.TOOL_RESULT and failed.call_id == "toolu_bash1"
     assert failed.is_error and failed.exit_code == 2
@@ -261,8 +304,16 @@ def _write(tmp_path: Path, records: list[dict]) -> Path:
 
 
 def _rec(kind: str, uuid: str, content, **extra) -> dict:
-    rec = {"parentUuid": None, "isSidechain": False, "cwd": "/home/dev/x", "sessionId": "s-1", "type": kind, "uuid": uuid,
-           "timestamp": "2026-10-07T10:00:00Z", "message": {"role": kind, "content": content}}
+    rec = {
+        "parentUuid": None,
+        "isSidechain": False,
+        "cwd": "/home/dev/x",
+        "sessionId": "s-1",
+        "type": kind,
+        "uuid": uuid,
+        "timestamp": "2026-10-07T10:00:00Z",
+        "message": {"role": kind, "content": content},
+    }
     rec.update(extra)
     return rec
 
@@ -275,7 +326,10 @@ def test_title_sources_in_order(tmp_path: Path) -> None:
     assert read_one(_write(tmp_path, [prompt, real]), Problems()).title == "Explain the build"
     assert read_one(_write(tmp_path, [summary, prompt, real]), Problems()).title == "Build pipeline explained"
     assert read_one(_write(tmp_path, [summary, prompt, real, ai]), Problems()).title == "AI: build pipeline"
-    only_meta = [_rec("user", "u3", "Caveat", isMeta=True, slug="brave-little-toaster"), _rec("user", "u4", "<local-command-stdout>ok</local-command-stdout>", slug="brave-little-toaster")]
+    only_meta = [
+        _rec("user", "u3", "Caveat", isMeta=True, slug="brave-little-toaster"),
+        _rec("user", "u4", "<local-command-stdout>ok</local-command-stdout>", slug="brave-little-toaster"),
+    ]
     assert read_one(_write(tmp_path, only_meta), Problems()).title == "brave-little-toaster"
 
 
@@ -283,8 +337,22 @@ def test_images_and_mixed_tool_result_content(tmp_path: Path) -> None:
     image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
     records = [
         _rec("user", "u1", [{"type": "text", "text": "What is wrong here?"}, image]),
-        _rec("assistant", "a1", [{"type": "tool_use", "id": "t1", "name": "mcp__shots__take", "input": {}}], message={"role": "assistant", "id": "m1", "model": "claude-opus-4-6", "content": [{"type": "tool_use", "id": "t1", "name": "mcp__shots__take", "input": {}}]}),
-        _rec("user", "r1", [{"type": "tool_result", "tool_use_id": "t1", "content": [{"type": "text", "text": "captured"}, image]}]),
+        _rec(
+            "assistant",
+            "a1",
+            [{"type": "tool_use", "id": "t1", "name": "mcp__shots__take", "input": {}}],
+            message={
+                "role": "assistant",
+                "id": "m1",
+                "model": "claude-opus-4-6",
+                "content": [{"type": "tool_use", "id": "t1", "name": "mcp__shots__take", "input": {}}],
+            },
+        ),
+        _rec(
+            "user",
+            "r1",
+            [{"type": "tool_result", "tool_use_id": "t1", "content": [{"type": "text", "text": "captured"}, image]}],
+        ),
     ]
     session = read_one(_write(tmp_path, records), Problems())
     prompt, call, result = session.events
@@ -317,20 +385,62 @@ def test_malformed_and_truncated_lines(fixtures: Path, problems: Problems) -> No
     "record",
     [
         {"type": "user", "uuid": "w1", "sessionId": "s", "message": {"content": 7}},
-        {"type": "user", "uuid": "w2", "sessionId": "s", "message": {"content": [{"type": "tool_result", "content": {"odd": True}}, 5, None]}},
-        {"type": "assistant", "uuid": "w3", "sessionId": "s", "message": {"id": 9, "model": ["x"], "content": [None, "str", {"type": "tool_use", "input": "not a dict"}], "usage": "lots"}},
+        {
+            "type": "user",
+            "uuid": "w2",
+            "sessionId": "s",
+            "message": {"content": [{"type": "tool_result", "content": {"odd": True}}, 5, None]},
+        },
+        {
+            "type": "assistant",
+            "uuid": "w3",
+            "sessionId": "s",
+            "message": {
+                "id": 9,
+                "model": ["x"],
+                "content": [None, "str", {"type": "tool_use", "input": "not a dict"}],
+                "usage": "lots",
+            },
+        },
         {"type": "assistant", "uuid": "w4", "sessionId": "s", "message": "hello"},
-        {"type": "system", "uuid": "w5", "sessionId": "s", "subtype": "stop_hook_summary", "hookInfos": "x", "hookErrors": [1], "content": None},
+        {
+            "type": "system",
+            "uuid": "w5",
+            "sessionId": "s",
+            "subtype": "stop_hook_summary",
+            "hookInfos": "x",
+            "hookErrors": [1],
+            "content": None,
+        },
         {"type": "system", "uuid": "w6", "sessionId": "s", "subtype": "turn_duration", "durationMs": "soon"},
         {"type": "progress", "uuid": "w7", "sessionId": "s", "data": "x"},
-        {"type": "progress", "uuid": "w8", "sessionId": "s", "data": {"type": "agent_progress", "agentId": 5, "message": []}},
+        {
+            "type": "progress",
+            "uuid": "w8",
+            "sessionId": "s",
+            "data": {"type": "agent_progress", "agentId": 5, "message": []},
+        },
         {"type": 12, "uuid": "w9"},
-        {"type": "user", "uuid": "w10", "sessionId": "s", "timestamp": {"no": 1}, "cwd": 5, "gitBranch": [], "message": {"content": "ok"}},
+        {
+            "type": "user",
+            "uuid": "w10",
+            "sessionId": "s",
+            "timestamp": {"no": 1},
+            "cwd": 5,
+            "gitBranch": [],
+            "message": {"content": "ok"},
+        },
     ],
 )
 def test_wrong_types_never_raise(tmp_path: Path, record: dict) -> None:
     path = tmp_path / "odd.jsonl"
-    good = {"type": "user", "uuid": "g1", "sessionId": "s", "timestamp": "2026-10-01T00:00:00Z", "message": {"role": "user", "content": "first"}}
+    good = {
+        "type": "user",
+        "uuid": "g1",
+        "sessionId": "s",
+        "timestamp": "2026-10-01T00:00:00Z",
+        "message": {"role": "user", "content": "first"},
+    }
     path.write_text(json.dumps(good) + "\n" + json.dumps(record) + "\n", encoding="utf-8")
     problems = Problems()
     session = read_one(path, problems)
@@ -340,7 +450,9 @@ def test_wrong_types_never_raise(tmp_path: Path, record: dict) -> None:
 
 def test_file_without_conversation_yields_nothing(tmp_path: Path) -> None:
     path = tmp_path / "meta-only.jsonl"
-    path.write_text(json.dumps({"type": "file-history-snapshot", "messageId": "m", "snapshot": {}}) + "\n", encoding="utf-8")
+    path.write_text(
+        json.dumps({"type": "file-history-snapshot", "messageId": "m", "snapshot": {}}) + "\n", encoding="utf-8"
+    )
     problems = Problems()
     assert list(READER.read(path, problems)) == []
     assert len(problems.items) == 1
@@ -389,7 +501,14 @@ def test_companions_and_discovery(fixtures: Path) -> None:
 
 
 def test_standalone_subagent_file(fixtures: Path, problems: Problems) -> None:
-    path = fixtures / "claude_code" / "orphan" / "55555555-6666-4777-8888-999999999999" / "subagents" / "agent-def5678.jsonl"
+    path = (
+        fixtures
+        / "claude_code"
+        / "orphan"
+        / "55555555-6666-4777-8888-999999999999"
+        / "subagents"
+        / "agent-def5678.jsonl"
+    )
     session = read_one(path, problems)
     assert session.id == "claude_code-55555555-6666-4777-8888-999999999999-agent-def5678"
     assert session.title == "Sub-agent: Check every link in docs/ for 404s"
@@ -426,7 +545,16 @@ def test_example_archive_session() -> None:
     assert_sane(session)
     events = flat(session)
     kinds = {e.kind for e in events}
-    assert {Kind.USER, Kind.ASSISTANT, Kind.THINKING, Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.SUBAGENT, Kind.COMPACTION, Kind.SYSTEM} <= kinds
+    assert {
+        Kind.USER,
+        Kind.ASSISTANT,
+        Kind.THINKING,
+        Kind.TOOL_CALL,
+        Kind.TOOL_RESULT,
+        Kind.SUBAGENT,
+        Kind.COMPACTION,
+        Kind.SYSTEM,
+    } <= kinds
     assert "🙏" in session.title and "ログイン" in session.title
     assert session.project == "webapp" and session.git.branches == ("feature/login",)
     assert session.started.year == 2026 and session.started.month == 10
@@ -437,17 +565,26 @@ def test_example_archive_session() -> None:
     assert "https://github.com/acme/webapp/pull/" in outputs
     reads = [e for e in events if e.kind == Kind.TOOL_RESULT and e.tool_name == "Read" and e.text.count("\n") > 200]
     assert reads
-    assert any(e.kind == Kind.TOOL_RESULT and e.tool_name == "Edit" and e.diff and "@@ -115,7 +115,17 @@" in e.diff for e in events)
+    assert any(
+        e.kind == Kind.TOOL_RESULT and e.tool_name == "Edit" and e.diff and "@@ -115,7 +115,17 @@" in e.diff
+        for e in events
+    )
     assert any("```python" in e.text for e in events if e.kind == Kind.ASSISTANT)
     text = "\n".join(e.text for e in events)
     assert "#42" in text and "3f2a9c1e7b4d8f6a0c5e2d9b1a7f3c8e6d4b2a90" in text
-    assert session.git.repos == ("acme/webapp",) and session.meta["pull_requests"] == ["https://github.com/acme/webapp/pull/57"]
+    assert session.git.repos == ("acme/webapp",) and session.meta["pull_requests"] == [
+        "https://github.com/acme/webapp/pull/57"
+    ]
     assert any(e.kind == Kind.SYSTEM and e.title == "Pull request linked" for e in events)
     sub = next(e for e in events if e.kind == Kind.SUBAGENT)
-    assert sub.call_id and any(e.kind == Kind.TOOL_CALL and e.call_id == sub.call_id and e.tool_name == "Task" for e in events)
+    assert sub.call_id and any(
+        e.kind == Kind.TOOL_CALL and e.call_id == sub.call_id and e.tool_name == "Task" for e in events
+    )
     assert len(sub.children) >= 4
     # Split assistant records repeat usage; it is counted once per message.
-    assert total_usage(events) == expected_usage(EXAMPLE_MAIN) + expected_usage(EXAMPLE_MAIN.with_suffix("") / "subagents" / "agent-a3f9c21.jsonl")
+    assert total_usage(events) == expected_usage(EXAMPLE_MAIN) + expected_usage(
+        EXAMPLE_MAIN.with_suffix("") / "subagents" / "agent-a3f9c21.jsonl"
+    )
 
 
 # --------------------------------------------------------------------------- real samples

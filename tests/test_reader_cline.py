@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-
-from sitegen.enrich import build_view
-from sitegen.model import Kind, ToolCategory
-from sitegen.readers import Problems, discover, registry
-from sitegen.readers.cline import READER
-
 from conftest import EXAMPLE
+
+from sitegen.model import Kind, Problems, ToolCategory
+from sitegen.readers import discover, registry
+from sitegen.readers.cline import READER
+from sitegen.site.view import build_view
 
 NATIVE = "1767780000000"
 XML = "1735725600000"
@@ -30,7 +29,7 @@ def read_one(path: Path, problems: Problems | None = None):
 
 
 def at(ms: int) -> datetime:
-    return datetime.fromtimestamp(ms / 1000, timezone.utc)
+    return datetime.fromtimestamp(ms / 1000, UTC)
 
 
 def test_reader_flags_detection_and_discovery(fixtures: Path) -> None:
@@ -44,7 +43,11 @@ def test_reader_flags_detection_and_discovery(fixtures: Path) -> None:
     assert sorted(c.path.name for c in result.claims) == [PANEL_ONLY, XML, NATIVE]
     assert not result.ignored and not problems.items
     native = next(c for c in result.claims if c.path.name == NATIVE)
-    assert [p.name for p in native.companions] == ["api_conversation_history.json", "task_metadata.json", "ui_messages.json"]
+    assert [p.name for p in native.companions] == [
+        "api_conversation_history.json",
+        "task_metadata.json",
+        "ui_messages.json",
+    ]
 
 
 def test_native_tool_calls(fixtures: Path) -> None:
@@ -73,7 +76,9 @@ def test_native_tool_calls(fixtures: Path) -> None:
     assert read_call.tool_name == "read_file" and read_call.category == ToolCategory.READ and read_call.path == "cli.py"
     assert read_call.tool_input == {"path": "cli.py"} and read_call.meta["task_progress"].startswith("- [ ] Read")
     # usage from the message's own metrics, once, on its last event
-    assert (read_call.usage.input_tokens, read_call.usage.output_tokens) == (1200, 80) and read_call.meta["cost"] == 0.004
+    assert (read_call.usage.input_tokens, read_call.usage.output_tokens) == (1200, 80) and read_call.meta[
+        "cost"
+    ] == 0.004
     assert text.usage is None and thinking.usage is None
 
     view = build_view(s)
@@ -114,11 +119,26 @@ def test_xml_style_tool_calls(fixtures: Path) -> None:
     assert not problems.items
     assert s.cwd == "/home/dev/lib"
     kinds = [e.kind for e in s.events]
-    assert kinds == [Kind.USER, Kind.SYSTEM, Kind.THINKING, Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.SYSTEM,
-                     Kind.ASSISTANT, Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.SYSTEM, Kind.TOOL_CALL]
+    assert kinds == [
+        Kind.USER,
+        Kind.SYSTEM,
+        Kind.THINKING,
+        Kind.TOOL_CALL,
+        Kind.TOOL_RESULT,
+        Kind.SYSTEM,
+        Kind.ASSISTANT,
+        Kind.TOOL_CALL,
+        Kind.TOOL_RESULT,
+        Kind.SYSTEM,
+        Kind.TOOL_CALL,
+    ]
     thinking, read_call, read_result = s.events[2:5]
     assert thinking.text == "I should read utils.py first."
-    assert read_call.tool_name == "read_file" and read_call.tool_input == {"path": "utils.py"} and read_call.meta["style"] == "xml"
+    assert (
+        read_call.tool_name == "read_file"
+        and read_call.tool_input == {"path": "utils.py"}
+        and read_call.meta["style"] == "xml"
+    )
     assert read_result.call_id == read_call.call_id and read_result.text.startswith("def slugify")
     write = s.events[7]
     assert write.tool_name == "write_to_file" and write.path == "EXPORTS.md"
@@ -164,7 +184,13 @@ def test_damaged_task_folder(tmp_path: Path) -> None:
     assert s.events[1].text.startswith("partial <read_file>")  # an unclosed call stays text
     assert [e.kind for e in s.events[2:]] == [Kind.UNKNOWN, Kind.UNKNOWN]
     messages = " | ".join(str(p) for p in problems.items)
-    for expected in ("truncated", "ts is not a timestamp", "not an object", "role 'narrator'", "task_metadata.json is a list"):
+    for expected in (
+        "truncated",
+        "ts is not a timestamp",
+        "not an object",
+        "role 'narrator'",
+        "task_metadata.json is a list",
+    ):
         assert expected in messages
 
 

@@ -6,12 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-
-from sitegen.model import Block, Kind, ToolCategory, Usage
-from sitegen.readers import Problems, discover, registry
-from sitegen.readers.codex import READER, command_line, parse_output, patch_to_diff
-
 from conftest import build_site
+
+from sitegen.model import Block, Kind, Problems, ToolCategory, Usage
+from sitegen.readers import discover, registry
+from sitegen.readers.codex import READER, command_line, parse_output, patch_to_diff
 
 REPO = Path(__file__).resolve().parents[1]
 CODEX = Path(__file__).resolve().parent / "fixtures" / "codex"
@@ -52,7 +51,13 @@ def final_total(path: Path) -> Usage:
             last = payload["info"]["total_token_usage"]
     if last is None:
         return Usage()
-    return Usage(last["input_tokens"] - last["cached_input_tokens"], last["output_tokens"], last["cached_input_tokens"], 0, last["reasoning_output_tokens"])
+    return Usage(
+        last["input_tokens"] - last["cached_input_tokens"],
+        last["output_tokens"],
+        last["cached_input_tokens"],
+        0,
+        last["reasoning_output_tokens"],
+    )
 
 
 def assert_sane(session) -> None:
@@ -89,8 +94,13 @@ def test_detects_by_content_not_name(tmp_path):
     assert READER.detect(anywhere)
     # a session_meta line too long for the sniff is judged by its opening
     long = tmp_path / "long.jsonl"
-    long.write_text('{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"x","base_instructions":{"text":"' + "x" * 100_000 + '"}}}\n'
-                    '{"timestamp":"2026-01-01T00:00:01Z","type":"event_msg","payload":{"type":"user_message","message":"hi"}}\n', encoding="utf-8")
+    long.write_text(
+        '{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"x","base_instructions":{"text":"'
+        + "x" * 100_000
+        + '"}}}\n'
+        '{"timestamp":"2026-01-01T00:00:01Z","type":"event_msg","payload":{"type":"user_message","message":"hi"}}\n',
+        encoding="utf-8",
+    )
     assert READER.detect(long)
     session = read_one(long)
     assert session.id == "codex-x" and "x" * 100 in session.meta["base_instructions"]
@@ -103,8 +113,14 @@ def test_detects_by_content_not_name(tmp_path):
         ("h.hail.jsonl", '{"type":"header","version":"hail-1.0.0","session_id":"x"}\n'),
         ("session-1.json", '{"sessionId":"g","projectHash":"h","messages":[]}'),
         ("gemini.jsonl", '{"sessionId":"g","projectHash":"h","startTime":"2026-01-01T00:00:00Z","kind":"main"}\n'),
-        ("meta-not-first.jsonl", '{"type":"event_msg","payload":{}}\n{"timestamp":"t","type":"session_meta","payload":{}}\n'),
-        ("bare-id.jsonl", '{"id":"x","timestamp":"2026-01-01T00:00:00Z"}\n{"id":"y","timestamp":"2026-01-01T00:00:01Z"}\n'),
+        (
+            "meta-not-first.jsonl",
+            '{"type":"event_msg","payload":{}}\n{"timestamp":"t","type":"session_meta","payload":{}}\n',
+        ),
+        (
+            "bare-id.jsonl",
+            '{"id":"x","timestamp":"2026-01-01T00:00:00Z"}\n{"id":"y","timestamp":"2026-01-01T00:00:01Z"}\n',
+        ),
         ("empty.jsonl", ""),
         ("notes.txt", '{"timestamp":"t","type":"session_meta","payload":{}}\n'),
     ],
@@ -165,7 +181,10 @@ def test_v039_duplicate_text_is_shown_once(v039):
     assert session.skipped["assistant message shown twice (event_msg.agent_message and response_item.message)"] == 2
     assert session.skipped["user message shown twice (event_msg.user_message and response_item.message)"] == 1
     assert session.skipped["reasoning item without readable text (encrypted or empty summary)"] == 2
-    assert session.skipped["turn_context (model and policies, restated every turn; the model is shown on each response)"] == 4
+    assert (
+        session.skipped["turn_context (model and policies, restated every turn; the model is shown on each response)"]
+        == 4
+    )
     env = session.events[0]
     assert env.kind == Kind.SYSTEM and env.title == "Environment context" and "<cwd>/home/dev/gotool</cwd>" in env.text
 
@@ -223,7 +242,10 @@ def test_v060_context_messages_are_system(v060):
     assert agents.text == "Use tabs in HTML." and agents.meta["instructions_for"] == "/home/dev/site"
     assert (env.kind, env.title) == (Kind.SYSTEM, "Environment context")
     assert session.title == "Make a landing page and move the stylesheet"
-    assert [e.text for e in session.events if e.kind == Kind.USER] == ["Make a landing page and move the stylesheet", "Leave the validator, just summarise"]
+    assert [e.text for e in session.events if e.kind == Kind.USER] == [
+        "Make a landing page and move the stylesheet",
+        "Leave the validator, just summarise",
+    ]
     assert session.git.repos == ("git@github.com:example/site.git",) and session.git.branches == ("feat/landing",)
     assert session.meta["instructions"] == "Use tabs in HTML."
     assert session.meta["source"] == "cli" and session.meta["model_provider"] == "openai"
@@ -249,9 +271,20 @@ def test_v060_apply_patch_becomes_a_diff(v060):
     assert call.kind == Kind.TOOL_CALL and call.category == ToolCategory.EDIT
     assert call.path == "index.html, style.css, css/style.css, old.html"
     assert call.diff.split("\n") == [
-        "--- /dev/null", "+++ b/index.html", "@@ -0,0 +1,2 @@", "+<!doctype html>", "+<title>Hello</title>",
-        "--- a/style.css", "+++ b/css/style.css", "@@ body {", "-  color: black;", "+  color: #222;", " ", " }",
-        "--- a/old.html", "+++ /dev/null",
+        "--- /dev/null",
+        "+++ b/index.html",
+        "@@ -0,0 +1,2 @@",
+        "+<!doctype html>",
+        "+<title>Hello</title>",
+        "--- a/style.css",
+        "+++ b/css/style.css",
+        "@@ body {",
+        "-  color: black;",
+        "+  color: #222;",
+        " ",
+        " }",
+        "--- a/old.html",
+        "+++ /dev/null",
     ]
     result = next(e for e in session.events if e.kind == Kind.TOOL_RESULT and e.call_id == call.call_id)
     assert result.exit_code == 0 and result.text.startswith("Success. Updated the following files:")
@@ -305,7 +338,11 @@ def test_v0104_session(v0104):
 def test_v0104_exec_command_is_one_call_and_one_result(v0104):
     session, _ = v0104
     call = next(e for e in session.events if e.call_id == "call_pytest" and e.kind == Kind.TOOL_CALL)
-    assert (call.tool_name, call.category, call.command) == ("exec_command", ToolCategory.SHELL, "pytest -q tests/test_timefmt.py")
+    assert (call.tool_name, call.category, call.command) == (
+        "exec_command",
+        ToolCategory.SHELL,
+        "pytest -q tests/test_timefmt.py",
+    )
     results = [e for e in session.events if e.call_id == "call_pytest" and e.kind == Kind.TOOL_RESULT]
     assert len(results) == 1
     result = results[0]
@@ -368,7 +405,14 @@ def test_legacy_record_style():
     assert session.cwd == "/Users/x/dev/legacy-thing"  # recovered from <environment_context>
     assert session.git.branches == ("main",)
     assert session.started.isoformat() == "2025-08-18T01:16:13.522000+00:00"
-    assert [e.kind for e in session.events] == [Kind.SYSTEM, Kind.USER, Kind.THINKING, Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.ASSISTANT]
+    assert [e.kind for e in session.events] == [
+        Kind.SYSTEM,
+        Kind.USER,
+        Kind.THINKING,
+        Kind.TOOL_CALL,
+        Kind.TOOL_RESULT,
+        Kind.ASSISTANT,
+    ]
     assert session.events[3].command == "echo hi" and session.events[4].exit_code == 0
     assert session.skipped == {"state record (legacy rollout bookkeeping)": 3}
     assert session.title == "hello codex"
@@ -425,7 +469,10 @@ def test_never_raises_on_bad_input(tmp_path, text):
 
 def test_session_meta_missing_uses_the_file_name(tmp_path):
     path = tmp_path / "rollout-2026-01-01T00-00-00-11111111-2222-4333-8444-555555555555.jsonl"
-    path.write_text('{"timestamp":"2026-01-01T00:00:01Z","type":"event_msg","payload":{"type":"user_message","message":"hi"}}\n', encoding="utf-8")
+    path.write_text(
+        '{"timestamp":"2026-01-01T00:00:01Z","type":"event_msg","payload":{"type":"user_message","message":"hi"}}\n',
+        encoding="utf-8",
+    )
     problems = Problems()
     session = read_one(path, problems)
     assert session.id == "codex-11111111-2222-4333-8444-555555555555"
@@ -465,7 +512,9 @@ def test_command_line(argv, expected):
 
 
 def test_patch_to_diff_handles_blank_context_and_end_of_file():
-    diff, paths = patch_to_diff("*** Begin Patch\n*** Update File: a.py\n def f():\n\n-    pass\n+    return 1\n*** End of File\n*** End Patch")
+    diff, paths = patch_to_diff(
+        "*** Begin Patch\n*** Update File: a.py\n def f():\n\n-    pass\n+    return 1\n*** End of File\n*** End Patch"
+    )
     assert paths == ["a.py"]
     assert diff == "--- a/a.py\n+++ b/a.py\n@@\n def f():\n \n-    pass\n+    return 1"
     assert patch_to_diff("no patch here") == (None, [])
@@ -516,7 +565,13 @@ def test_v039_sample_details(samples):
     assert {e.category for e in calls} == {ToolCategory.SHELL, ToolCategory.EDIT, ToolCategory.OTHER}
     assert all(e.diff and e.path for e in calls if e.category == ToolCategory.EDIT)
     results = {e.call_id: e for e in session.events if e.kind == Kind.TOOL_RESULT}
-    assert all(results[c.call_id].exit_code == 0 for c in calls if c.category == ToolCategory.SHELL and c.call_id in results and results[c.call_id].text != "patch rejected: empty patch")
+    assert all(
+        results[c.call_id].exit_code == 0
+        for c in calls
+        if c.category == ToolCategory.SHELL
+        and c.call_id in results
+        and results[c.call_id].text != "patch rejected: empty patch"
+    )
 
 
 def test_sample_folders_claimed_by_exactly_one_reader(samples):
@@ -565,7 +620,16 @@ def test_example_archive_session_reads_cleanly():
     assert_sane(session)
     assert session.project == "ledger" and session.git.branches == ("fix/csv-amounts",)
     kinds = {e.kind for e in session.events}
-    assert {Kind.USER, Kind.ASSISTANT, Kind.THINKING, Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.SYSTEM, Kind.TASK_START, Kind.TASK_END} <= kinds
+    assert {
+        Kind.USER,
+        Kind.ASSISTANT,
+        Kind.THINKING,
+        Kind.TOOL_CALL,
+        Kind.TOOL_RESULT,
+        Kind.SYSTEM,
+        Kind.TASK_START,
+        Kind.TASK_END,
+    } <= kinds
     assert Kind.UNKNOWN not in kinds
     results = [e for e in session.events if e.kind == Kind.TOOL_RESULT]
     assert [r.exit_code for r in results] == [1, 0, None, 0]
@@ -586,14 +650,20 @@ def test_raw_reasoning_content_is_thinking_once(tmp_path):
     )
     session = read_one(path)
     thinking = [e for e in session.events if e.kind == Kind.THINKING]
-    assert [(t.text, dict(t.meta)) for t in thinking] == [("**Plan**", {}), ("step one, then two", {"raw_reasoning": True})]
+    assert [(t.text, dict(t.meta)) for t in thinking] == [
+        ("**Plan**", {}),
+        ("step one, then two", {"raw_reasoning": True}),
+    ]
     assert sum(session.skipped.values()) == 2
 
 
 def test_a_rollout_without_conversation_is_skipped_with_a_problem(tmp_path):
     path = tmp_path / "rollout-empty.jsonl"
-    path.write_text('{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"e","cwd":"/w"}}\n'
-                    '{"timestamp":"2026-01-01T00:00:00Z","type":"turn_context","payload":{"model":"m"}}\n', encoding="utf-8")
+    path.write_text(
+        '{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"e","cwd":"/w"}}\n'
+        '{"timestamp":"2026-01-01T00:00:00Z","type":"turn_context","payload":{"model":"m"}}\n',
+        encoding="utf-8",
+    )
     problems = Problems()
     assert list(READER.read(path, problems)) == []
     assert [p.message for p in problems.items] == ["no Codex conversation events found; skipped"]

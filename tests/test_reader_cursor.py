@@ -6,17 +6,16 @@ import importlib.util
 import json
 import shutil
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-
-from sitegen.enrich import build_view
-from sitegen.model import Kind, ToolCategory
-from sitegen.readers import Problems, discover, registry
-from sitegen.readers.cursor import READER
-
 from conftest import EXAMPLE, FIXTURES, build_site
+
+from sitegen.model import Kind, Problems, ToolCategory
+from sitegen.readers import discover, registry
+from sitegen.readers.cursor import READER
+from sitegen.site.view import build_view
 
 CURSOR = FIXTURES / "cursor"
 GLOBAL = CURSOR / "User" / "globalStorage" / "state.vscdb"
@@ -52,8 +51,14 @@ def test_committed_databases_match_their_script(tmp_path: Path) -> None:
     written = module.write_all(tmp_path / "fixtures", tmp_path / "example")
     for path in written:
         if path.suffix == ".vscdb":
-            committed = (EXAMPLE / "cursor" / path.name) if path.parent.name == "example" else CURSOR / path.relative_to(tmp_path / "fixtures")
-            assert dump(committed) == dump(path), f"{committed} is stale: run python tests/fixtures/cursor/make_fixture.py"
+            committed = (
+                (EXAMPLE / "cursor" / path.name)
+                if path.parent.name == "example"
+                else CURSOR / path.relative_to(tmp_path / "fixtures")
+            )
+            assert dump(committed) == dump(path), (
+                f"{committed} is stale: run python tests/fixtures/cursor/make_fixture.py"
+            )
     for path in [GLOBAL, WORKSPACE, ITEMTABLE, EXAMPLE / "cursor" / "state.vscdb"]:
         assert path.read_bytes()[:16] == b"SQLite format 3\x00" and path.stat().st_size <= 16 * 1024
 
@@ -81,7 +86,11 @@ def test_discovery_claims_each_store_once(tmp_path: Path) -> None:
     problems = Problems(CURSOR)
     result = discover(CURSOR, problems)
     claims = sorted(str(c.path.relative_to(CURSOR)) for c in result.claims)
-    assert claims == ["User/globalStorage/state.vscdb", "User/workspaceStorage/ws1/state.vscdb", "itemtable/state.vscdb"]
+    assert claims == [
+        "User/globalStorage/state.vscdb",
+        "User/workspaceStorage/ws1/state.vscdb",
+        "itemtable/state.vscdb",
+    ]
     assert [p.name for p in result.ignored] == ["make_fixture.py"] and not problems.items
     ws = next(c for c in result.claims if "ws1" in str(c.path))
     assert [p.name for p in ws.companions] == ["workspace.json"]
@@ -106,27 +115,52 @@ def test_backup_and_wal_files_are_companions(tmp_path: Path) -> None:
 def test_composer_with_bubble_keys() -> None:
     problems = Problems(CURSOR)
     sessions = read(GLOBAL, problems)
-    assert set(sessions) == {f"cursor-{CID}", "cursor-0ld00000-aaaa-4bbb-8ccc-dddddddddddd"}  # the empty composer is no session
+    assert set(sessions) == {
+        f"cursor-{CID}",
+        "cursor-0ld00000-aaaa-4bbb-8ccc-dddddddddddd",
+    }  # the empty composer is no session
     s = sessions[f"cursor-{CID}"]
     assert s.agent == "cursor" and s.source.path == str(GLOBAL)
     assert s.title == "CI build fails: case-sensitive import"
-    assert s.started == datetime(2026, 1, 9, 12, 0, tzinfo=timezone.utc) and s.ended == datetime(2026, 1, 9, 12, 0, 20, tzinfo=timezone.utc)
+    assert s.started == datetime(2026, 1, 9, 12, 0, tzinfo=UTC) and s.ended == datetime(
+        2026, 1, 9, 12, 0, 20, tzinfo=UTC
+    )
     assert s.cwd == "/home/dev/web app" and s.project == "web app"  # from the workspace that lists the composer
     assert s.models == ("claude-4.5-sonnet",) and s.meta["mode"] == "agent"
     assert s.skipped == {"bubble listed but not stored": 1}
     kinds = [e.kind for e in s.events]
-    assert kinds == [Kind.USER, Kind.THINKING, Kind.ASSISTANT, Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.TOOL_CALL, Kind.TOOL_RESULT,
-                     Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.UNKNOWN, Kind.ASSISTANT, Kind.UNKNOWN]
+    assert kinds == [
+        Kind.USER,
+        Kind.THINKING,
+        Kind.ASSISTANT,
+        Kind.TOOL_CALL,
+        Kind.TOOL_RESULT,
+        Kind.TOOL_CALL,
+        Kind.TOOL_RESULT,
+        Kind.TOOL_CALL,
+        Kind.TOOL_RESULT,
+        Kind.UNKNOWN,
+        Kind.ASSISTANT,
+        Kind.UNKNOWN,
+    ]
     user = s.events[0]
     assert user.text.startswith("Why does") and user.blocks[0].uri == "/home/dev/web app/package.json"
     assert s.events[1].meta["duration ms"] == 1800 and s.events[2].usage.input_tokens == 2400
     view = build_view(s)
     shell = s.events[3]
-    assert shell.category == ToolCategory.SHELL and shell.command == "npm ci && npm run build" and shell.call_id == "toolu_c1"
+    assert (
+        shell.category == ToolCategory.SHELL
+        and shell.command == "npm ci && npm run build"
+        and shell.call_id == "toolu_c1"
+    )
     [shell_result] = view.results_for(shell)
     assert shell_result.exit_code == 2 and shell_result.is_error and "TS2307" in shell_result.text
     edit = s.events[5]
-    assert edit.category == ToolCategory.EDIT and edit.path == "src/app.ts" and "+import { cfg } from './config'" in edit.diff
+    assert (
+        edit.category == ToolCategory.EDIT
+        and edit.path == "src/app.ts"
+        and "+import { cfg } from './config'" in edit.diff
+    )
     [edit_result] = view.results_for(edit)
     assert edit_result.diff.startswith("-import { cfg } from './Config'") and not edit_result.is_error
     failed_read = s.events[7]
@@ -134,7 +168,7 @@ def test_composer_with_bubble_keys() -> None:
     assert s.events[8].is_error and s.events[8].text == "File not found: CI.md"
     assert s.events[9].raw["type"] == 7
     # timingInfo's epoch start is used; its performance.now() offsets are not
-    assert s.events[10].timestamp == datetime(2026, 1, 9, 12, 0, 14, tzinfo=timezone.utc)
+    assert s.events[10].timestamp == datetime(2026, 1, 9, 12, 0, 14, tzinfo=UTC)
     assert s.events[11].raw == "{not json" and s.events[11].title == "Cursor bubble (not JSON)"
     reported = sorted(p.message.split(" (")[0] for p in problems.items)
     assert reported == [
@@ -147,8 +181,11 @@ def test_composer_with_bubble_keys() -> None:
 
 def test_composer_with_inline_conversation() -> None:
     s = read(GLOBAL)["cursor-0ld00000-aaaa-4bbb-8ccc-dddddddddddd"]
-    assert [(e.kind, e.text) for e in s.events] == [(Kind.USER, "What does retry() in net.ts do?"), (Kind.ASSISTANT, "It retries a promise up to 3 times with exponential backoff.")]
-    assert s.models == ("gpt-4o",) and s.started == datetime(2025, 1, 1, 10, 0, tzinfo=timezone.utc)
+    assert [(e.kind, e.text) for e in s.events] == [
+        (Kind.USER, "What does retry() in net.ts do?"),
+        (Kind.ASSISTANT, "It retries a promise up to 3 times with exponential backoff."),
+    ]
+    assert s.models == ("gpt-4o",) and s.started == datetime(2025, 1, 1, 10, 0, tzinfo=UTC)
 
 
 def test_workspace_database_old_chat_tabs() -> None:
@@ -164,7 +201,10 @@ def test_item_table_only_store() -> None:
     problems = Problems()
     [s] = read(ITEMTABLE, problems).values()
     assert not problems.items
-    assert s.title == "Rename fetchUser" and [e.text for e in s.events] == ["Rename `fetchUser` to `loadUser` everywhere.", "Renamed in 3 files."]
+    assert s.title == "Rename fetchUser" and [e.text for e in s.events] == [
+        "Rename `fetchUser` to `loadUser` everywhere.",
+        "Renamed in 3 files.",
+    ]
 
 
 def test_database_opened_read_only_while_cursor_holds_it(tmp_path: Path) -> None:
@@ -219,7 +259,9 @@ def test_json_dump_and_composer_files(tmp_path: Path) -> None:
     (tmp_path / "composer.json").write_text(json.dumps(rows[f"composerData:{CID}"]))
     problems = Problems()
     result = discover(tmp_path, problems)
-    assert [(c.path.name, [p.name for p in c.companions]) for c in result.claims] == [("b-dump.json", ["composer.json"])]
+    assert [(c.path.name, [p.name for p in c.companions]) for c in result.claims] == [
+        ("b-dump.json", ["composer.json"])
+    ]
     sessions = read(result.claims[0].path, problems)
     assert list(sessions) == [f"cursor-{CID}"] and len(sessions[f"cursor-{CID}"].events) == 12
 

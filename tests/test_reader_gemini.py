@@ -6,12 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-
-from sitegen.model import Block, Kind, ToolCategory, Usage
-from sitegen.readers import Problems, discover, registry
-from sitegen.readers.gemini import READER, clean_file_diff, top_level_keys, usage_of
-
 from conftest import build_site
+
+from sitegen.model import Block, Kind, Problems, ToolCategory, Usage
+from sitegen.readers import discover, registry
+from sitegen.readers.gemini import READER, clean_file_diff, top_level_keys, usage_of
 
 REPO = Path(__file__).resolve().parents[1]
 GEMINI = Path(__file__).resolve().parent / "fixtures" / "gemini"
@@ -40,7 +39,13 @@ def expected_usage(messages) -> Usage:
     for m in messages:
         t = m.get("tokens")
         if isinstance(t, dict):
-            total = total + Usage(t["input"] - t["cached"] + t.get("tool", 0), t["output"] + t.get("thoughts", 0), t["cached"], 0, t.get("thoughts", 0))
+            total = total + Usage(
+                t["input"] - t["cached"] + t.get("tool", 0),
+                t["output"] + t.get("thoughts", 0),
+                t["cached"],
+                0,
+                t.get("thoughts", 0),
+            )
     return total
 
 
@@ -56,7 +61,7 @@ def final_messages(path: Path) -> list[dict]:
             continue
         if "$rewindTo" in rec and rec["$rewindTo"] in messages:
             keys = list(messages)
-            for key in keys[keys.index(rec["$rewindTo"]):]:
+            for key in keys[keys.index(rec["$rewindTo"]) :]:
                 del messages[key]
         elif isinstance(rec.get("id"), str):
             messages[rec["id"]] = rec
@@ -93,7 +98,10 @@ def test_detects_fixtures(name):
 @pytest.mark.parametrize(
     "name, text",
     [
-        ("rollout.jsonl", '{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"x","cwd":"/"}}\n'),
+        (
+            "rollout.jsonl",
+            '{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"x","cwd":"/"}}\n',
+        ),
         ("claude.jsonl", '{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":"hi"}}\n'),
         ("conversations.json", '[{"uuid":"c","name":"chat","chat_messages":[]}]'),
         ("s.aics.json", '{"version":"1.0","creator":{"name":"crush"},"log":{"sessions":[]}}'),
@@ -111,8 +119,14 @@ def test_does_not_claim_other_formats(tmp_path, name, text):
 
 
 def test_detects_pretty_and_long_documents(tmp_path):
-    doc = {"sessionId": "s", "projectHash": "h" * 64, "startTime": "2026-01-01T00:00:00Z", "lastUpdated": "2026-01-01T00:00:01Z",
-           "messages": [{"id": "m", "timestamp": "2026-01-01T00:00:00Z", "type": "user", "content": "x" * 200_000}], "kind": "main"}
+    doc = {
+        "sessionId": "s",
+        "projectHash": "h" * 64,
+        "startTime": "2026-01-01T00:00:00Z",
+        "lastUpdated": "2026-01-01T00:00:01Z",
+        "messages": [{"id": "m", "timestamp": "2026-01-01T00:00:00Z", "type": "user", "content": "x" * 200_000}],
+        "kind": "main",
+    }
     pretty = tmp_path / "pretty.json"
     pretty.write_text(json.dumps(doc, indent=2), encoding="utf-8")
     assert READER.detect(pretty)
@@ -162,7 +176,11 @@ def test_json_thoughts_and_messages(json_session):
     assert thought.text == "**Reading the code**\n\nI should look at app.py first."
     assert thought.timestamp.isoformat() == "2026-03-27T10:19:15.969000+00:00"
     assert thought.model == "gemini-2.5-pro"
-    assert ev["g2"].kind == Kind.ASSISTANT and ev["g2"].text == "Changing the greeting." and ev["g2"].model == "gemini-2.5-pro"
+    assert (
+        ev["g2"].kind == Kind.ASSISTANT
+        and ev["g2"].text == "Changing the greeting."
+        and ev["g2"].model == "gemini-2.5-pro"
+    )
     assert ev["g3"].model == "gemini-2.5-flash"
     assert (ev["i1"].kind, ev["i1"].title, dict(ev["i1"].meta)) == (Kind.SYSTEM, "Info", {})
     assert (ev["e1"].kind, ev["e1"].title, ev["e1"].meta["level"]) == (Kind.SYSTEM, "Error", "error")
@@ -174,12 +192,22 @@ def test_json_tool_calls(json_session):
     session, _ = json_session
     ev = by_id(session)
     read = ev["read-1"]
-    assert (read.kind, read.category, read.path, read.call_id) == (Kind.TOOL_CALL, ToolCategory.READ, "app.py", "read-1")
+    assert (read.kind, read.category, read.path, read.call_id) == (
+        Kind.TOOL_CALL,
+        ToolCategory.READ,
+        "app.py",
+        "read-1",
+    )
     assert ev["read-1-result"].text == "def greet(name):\n    return 'hi ' + name\n"
     edit = ev["edit-1"]
     assert edit.category == ToolCategory.EDIT and edit.path == "/home/dev/greeter/app.py"
-    assert edit.diff == "--- app.py\n+++ app.py\n@@ -1,3 +1,3 @@\n def greet(name):\n-    return 'hi ' + name\n+    return f'hello {name}'\n "
-    assert edit.meta["diffStat"] == {"model_added_lines": 1, "model_removed_lines": 1} and edit.meta["isNewFile"] is False
+    assert (
+        edit.diff
+        == "--- app.py\n+++ app.py\n@@ -1,3 +1,3 @@\n def greet(name):\n-    return 'hi ' + name\n+    return f'hello {name}'\n "
+    )
+    assert (
+        edit.meta["diffStat"] == {"model_added_lines": 1, "model_removed_lines": 1} and edit.meta["isNewFile"] is False
+    )
     shell = ev["shell-1"]
     assert (shell.category, shell.command, shell.meta["directory"]) == (ToolCategory.SHELL, "pytest -q", ".")
     result = ev["shell-1-result"]
@@ -188,7 +216,9 @@ def test_json_tool_calls(json_session):
     # an error response
     failed = ev["write-1-result"]
     assert failed.is_error and failed.text == "Permission denied: notes.txt" and failed.meta["status"] == "error"
-    assert ev["write-1"].diff == "--- /dev/null\n+++ notes.txt\n@@ -0,0 +1,1 @@\n+greet now says hello"  # no fileDiff: built from the args
+    assert (
+        ev["write-1"].diff == "--- /dev/null\n+++ notes.txt\n@@ -0,0 +1,1 @@\n+greet now says hello"
+    )  # no fileDiff: built from the args
     # cancelled with no result: still a (failed) result, not silently missing
     cancelled = ev["fetch-1-result"]
     assert cancelled.is_error and cancelled.text == "" and cancelled.meta["status"] == "cancelled"
@@ -199,7 +229,9 @@ def test_json_usage_once_per_message(json_session):
     session, _ = json_session
     ev = by_id(session)
     assert ev["read-1"].usage == Usage(3994, 412, 7900, 0, 344)  # the message's only model event after its thought
-    assert ev["fetch-1"].usage == Usage(1110, 120, 11000, 0, 0)  # the last call of g2 (tool prompt tokens count as input)
+    assert ev["fetch-1"].usage == Usage(
+        1110, 120, 11000, 0, 0
+    )  # the last call of g2 (tool prompt tokens count as input)
     assert sum(1 for e in session.events if e.usage) == 3
     assert total_usage(session) == expected_usage(final_messages(JSON_FIXTURE))
     assert usage_of({"input": 10, "output": 2, "cached": 4, "thoughts": 3, "tool": 1, "total": 16}).total == 16
@@ -228,7 +260,20 @@ def test_jsonl_header_and_set_lines(jsonl_session):
 def test_jsonl_rewritten_message_last_write_wins_in_first_place(jsonl_session):
     session, _ = jsonl_session
     order = [e.id for e in session.events]
-    assert order == ["i1", "u1", "g1-thought-0", "r1", "r1-result", "t1", "t1-result", "u2", "g2", "rewind-13", "u4", "g4"]
+    assert order == [
+        "i1",
+        "u1",
+        "g1-thought-0",
+        "r1",
+        "r1-result",
+        "t1",
+        "t1-result",
+        "u2",
+        "g2",
+        "rewind-13",
+        "u4",
+        "g4",
+    ]
     assert session.skipped["earlier write of a re-written message (the last write is shown)"] == 1
     # the usage is the last write's, counted once
     assert by_id(session)["t1"].usage == Usage(13906, 491, 0, 0, 306)
@@ -241,10 +286,20 @@ def test_jsonl_display_content_and_auto_messages(jsonl_session):
     ev = by_id(session)
     init = ev["u1"]
     assert init.kind == Kind.USER and init.text == "/init" and init.meta["expanded"] is True
-    assert init.blocks[0].type == "code" and init.blocks[0].title == "Sent to the model" and "GEMINI.md" in init.blocks[0].text
+    assert (
+        init.blocks[0].type == "code"
+        and init.blocks[0].title == "Sent to the model"
+        and "GEMINI.md" in init.blocks[0].text
+    )
     auto = ev["u2"]
     assert auto.kind == Kind.SYSTEM and auto.text == "System: Please continue."
-    assert auto.blocks == (Block("json", title="functionResponse", data={"id": "t1", "name": "update_topic", "response": {"output": "Current topic: GEMINI.md"}}),)
+    assert auto.blocks == (
+        Block(
+            "json",
+            title="functionResponse",
+            data={"id": "t1", "name": "update_topic", "response": {"output": "Current topic: GEMINI.md"}},
+        ),
+    )
     assert [e.text for e in session.events if e.kind == Kind.USER] == ["/init", "Add a section on uv run"]
 
 
@@ -286,9 +341,18 @@ def test_damaged_lines_are_reported_and_the_rest_kept():
     [
         ("a.json", "\x00\x01 binary"),
         ("b.json", '{"sessionId": 5, "projectHash": "h", "messages": "nope"}'),
-        ("c.json", '{"sessionId": "s", "projectHash": "h", "messages": [1, {"type": "gemini", "toolCalls": [{"name": 3, "args": "x", "result": {"functionResponse": 4}}], "thoughts": "t", "tokens": []}]}'),
-        ("d.json", '{"sessionId": "s", "projectHash": "h", "messages": [{"id": "u", "type": "user", "content": [{"inlineData": {"mimeType": "image/png", "data": "iVBOR"}}, {"fileData": {"fileUri": "gs://x"}}, {"weird": 1}], "displayContent": 7}]}'),
-        ("e.jsonl", '{"sessionId": "s", "projectHash": "h", "kind": "main"}\n{"$rewindTo": null}\n{"id": "m", "type": "gemini", "content": {"text": "hi"}, "toolCalls": [{"id": "c", "name": "replace", "args": {"file_path": "f"}, "resultDisplay": [[{"text": "ansi"}]], "status": "awaiting_approval"}]}\n'),
+        (
+            "c.json",
+            '{"sessionId": "s", "projectHash": "h", "messages": [1, {"type": "gemini", "toolCalls": [{"name": 3, "args": "x", "result": {"functionResponse": 4}}], "thoughts": "t", "tokens": []}]}',
+        ),
+        (
+            "d.json",
+            '{"sessionId": "s", "projectHash": "h", "messages": [{"id": "u", "type": "user", "content": [{"inlineData": {"mimeType": "image/png", "data": "iVBOR"}}, {"fileData": {"fileUri": "gs://x"}}, {"weird": 1}], "displayContent": 7}]}',
+        ),
+        (
+            "e.jsonl",
+            '{"sessionId": "s", "projectHash": "h", "kind": "main"}\n{"$rewindTo": null}\n{"id": "m", "type": "gemini", "content": {"text": "hi"}, "toolCalls": [{"id": "c", "name": "replace", "args": {"file_path": "f"}, "resultDisplay": [[{"text": "ansi"}]], "status": "awaiting_approval"}]}\n',
+        ),
         ("f.jsonl", "[1]\n"),
     ],
 )
@@ -336,7 +400,9 @@ def test_jsonl_sample_rewrites(samples):
     assert session.skipped["earlier write of a re-written message (the last write is shown)"] == 5
     assert session.title == "/init"
     edits = [e for e in session.events if e.category == ToolCategory.EDIT]
-    assert [e.tool_name for e in edits] == ["write_file", "replace"] and all(e.diff and e.path == "GEMINI.md" for e in edits)
+    assert [e.tool_name for e in edits] == ["write_file", "replace"] and all(
+        e.diff and e.path == "GEMINI.md" for e in edits
+    )
 
 
 def test_synthetic_sample_shell_exit_codes(samples):
@@ -346,7 +412,10 @@ def test_synthetic_sample_shell_exit_codes(samples):
     session = read_one(path)
     results = [e for e in session.events if e.kind == Kind.TOOL_RESULT]
     assert [(r.exit_code, r.is_error) for r in results] == [(0, False), (1, True)]
-    assert [e.text for e in session.events if e.kind == Kind.ASSISTANT] == ["Captured multiline output.", "Ok"]  # type "model" with parts
+    assert [e.text for e in session.events if e.kind == Kind.ASSISTANT] == [
+        "Captured multiline output.",
+        "Ok",
+    ]  # type "model" with parts
 
 
 def test_build_samples_makes_a_page_per_session(samples, tmp_path):
@@ -386,8 +455,11 @@ def test_example_archive_session_reads_cleanly():
 
 def test_a_chat_without_messages_is_skipped_with_a_problem(tmp_path):
     path = tmp_path / "session-empty.jsonl"
-    path.write_text('{"sessionId":"s","projectHash":"h","startTime":"2026-01-01T00:00:00Z","lastUpdated":"2026-01-01T00:00:00Z","kind":"main"}\n'
-                    '{"$set":{"lastUpdated":"2026-01-01T00:00:05Z"}}\n', encoding="utf-8")
+    path.write_text(
+        '{"sessionId":"s","projectHash":"h","startTime":"2026-01-01T00:00:00Z","lastUpdated":"2026-01-01T00:00:00Z","kind":"main"}\n'
+        '{"$set":{"lastUpdated":"2026-01-01T00:00:05Z"}}\n',
+        encoding="utf-8",
+    )
     problems = Problems()
     assert list(READER.read(path, problems)) == []
     assert [p.message for p in problems.items] == ["no Gemini chat messages; skipped"]
@@ -395,7 +467,10 @@ def test_a_chat_without_messages_is_skipped_with_a_problem(tmp_path):
 
 def test_set_carrying_messages_adds_them(tmp_path):
     path = tmp_path / "session-set.jsonl"
-    path.write_text('{"sessionId":"s","projectHash":"h","kind":"main"}\n'
-                    '{"$set":{"messages":[{"id":"u","type":"user","content":"hi"}],"summary":"S"}}\n', encoding="utf-8")
+    path.write_text(
+        '{"sessionId":"s","projectHash":"h","kind":"main"}\n'
+        '{"$set":{"messages":[{"id":"u","type":"user","content":"hi"}],"summary":"S"}}\n',
+        encoding="utf-8",
+    )
     session = read_one(path)
     assert [e.text for e in session.events] == ["hi"] and "messages" not in session.meta and session.title == "S"

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.model import Block, Kind, ToolCategory, Usage
-from sitegen.readers import Problems
+from sitegen.model import Block, Kind, Problems, ToolCategory, Usage
 from sitegen.readers.hail import KNOWN_BLOCK_TYPES, KNOWN_EVENT_TYPES, READER
 
 REPO = Path(__file__).resolve().parents[1]
@@ -51,7 +50,10 @@ def test_reader_contract():
     assert READER.claims_directories is False
 
 
-@pytest.mark.parametrize("name", ["all-types.hail.jsonl", "subagent.hail.jsonl", "no-header.hail.jsonl", "damaged.hail.jsonl", "session.hail.json"])
+@pytest.mark.parametrize(
+    "name",
+    ["all-types.hail.jsonl", "subagent.hail.jsonl", "no-header.hail.jsonl", "damaged.hail.jsonl", "session.hail.json"],
+)
 def test_detects_fixtures(name):
     assert READER.detect(HAIL / name)
 
@@ -60,7 +62,10 @@ def test_detects_fixtures(name):
     "name, text",
     [
         ("claude.jsonl", '{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":"hi"}}\n'),
-        ("rollout.jsonl", '{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"x","cwd":"/"}}\n'),
+        (
+            "rollout.jsonl",
+            '{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"x","cwd":"/"}}\n',
+        ),
         ("s.aics.json", '{"version":"1.0","creator":{"name":"crush"},"log":{"sessions":[]}}'),
         ("conversations.json", '[{"uuid":"c","name":"chat","chat_messages":[]}]'),
         ("session-1.json", '{"sessionId":"g","projectHash":"h","messages":[{"type":"user","content":"hi"}]}'),
@@ -77,9 +82,19 @@ def test_does_not_claim_other_formats(tmp_path, name, text):
 
 
 def test_detects_pretty_hail_json_with_late_keys(tmp_path):
-    doc = {"version": "hail-1.0.0", "session_id": "x", "agent": {"tool": "t", "model": "m", "provider": "p"},
-           "context": {"title": "t" * 20000, "tags": [], "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"},
-           "events": [], "stats": {}}
+    doc = {
+        "version": "hail-1.0.0",
+        "session_id": "x",
+        "agent": {"tool": "t", "model": "m", "provider": "p"},
+        "context": {
+            "title": "t" * 20000,
+            "tags": [],
+            "created_at": "2026-01-01T00:00:00Z",
+            "updated_at": "2026-01-01T00:00:00Z",
+        },
+        "events": [],
+        "stats": {},
+    }
     path = tmp_path / "big.json"
     path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
     assert READER.detect(path)
@@ -137,7 +152,9 @@ def test_all_types_messages(all_types):
     assert ev["e03"].kind == Kind.THINKING and "**boom**" in ev["e03"].text and ev["e03"].model == "claude-opus-4-6"
     agent = ev["e04"]
     assert agent.kind == Kind.ASSISTANT and agent.text == "Let me read the parser."
-    assert agent.blocks == (Block("code", text="def parse(x):\n    return x\n", language="python", data={"start_line": 10}),)
+    assert agent.blocks == (
+        Block("code", text="def parse(x):\n    return x\n", language="python", data={"start_line": 10}),
+    )
     assert agent.model == "claude-sonnet-4-5"
     assert agent.usage == Usage(input_tokens=120, output_tokens=45)
     assert "input_tokens" not in agent.meta and "model" not in agent.meta
@@ -146,7 +163,13 @@ def test_all_types_messages(all_types):
 def test_all_types_file_and_search_calls(all_types):
     ev = by_id(all_types[0])
     read = ev["toolu_read"]
-    assert (read.kind, read.category, read.path, read.tool_name, read.call_id) == (Kind.TOOL_CALL, ToolCategory.READ, "src/parser.py", "Read", "toolu_read")
+    assert (read.kind, read.category, read.path, read.tool_name, read.call_id) == (
+        Kind.TOOL_CALL,
+        ToolCategory.READ,
+        "src/parser.py",
+        "Read",
+        "toolu_read",
+    )
     assert read.text == ""  # the Text block only repeated the path
     result = ev["e06"]
     assert result.kind == Kind.TOOL_RESULT and result.call_id == "toolu_read" and result.tool_name == "Read"
@@ -167,18 +190,36 @@ def test_all_types_file_and_search_calls(all_types):
 def test_all_types_shell_tool_web_media(all_types):
     ev = by_id(all_types[0])
     shell = ev["e12"]
-    assert (shell.kind, shell.category, shell.command, shell.exit_code) == (Kind.TOOL_CALL, ToolCategory.SHELL, "pytest -q", 1)
+    assert (shell.kind, shell.category, shell.command, shell.exit_code) == (
+        Kind.TOOL_CALL,
+        ToolCategory.SHELL,
+        "pytest -q",
+        1,
+    )
     assert shell.text == "Run the tests" and shell.blocks == ()  # the Code block repeated the command
     failed = ev["e13"]
     assert failed.kind == Kind.TOOL_RESULT and failed.is_error is True and failed.exit_code == 1
     assert failed.call_id == "e12"  # linked through semantic.call_id (no call_id in the data)
     generic = ev["e14"]
-    assert (generic.tool_name, generic.category, generic.tool_input, generic.blocks) == ("mcp__db__query", ToolCategory.OTHER, {"sql": "select 1"}, ())
+    assert (generic.tool_name, generic.category, generic.tool_input, generic.blocks) == (
+        "mcp__db__query",
+        ToolCategory.OTHER,
+        {"sql": "select 1"},
+        (),
+    )
     assert (ev["e15"].category, ev["e15"].tool_input) == (ToolCategory.WEB, {"query": "python str.strip unicode"})
     fetch = ev["e16"]
-    assert fetch.category == ToolCategory.WEB and fetch.tool_input == {"url": "https://docs.python.org/3/library/stdtypes.html"}
-    assert fetch.blocks == (Block("reference", uri="https://docs.python.org/3/library/stdtypes.html", mime="text/html"),)
-    for eid, btype, prompt in (("e17", "image", "a parser logo"), ("e18", "video", "a demo clip"), ("e19", "audio", "a chime")):
+    assert fetch.category == ToolCategory.WEB and fetch.tool_input == {
+        "url": "https://docs.python.org/3/library/stdtypes.html"
+    }
+    assert fetch.blocks == (
+        Block("reference", uri="https://docs.python.org/3/library/stdtypes.html", mime="text/html"),
+    )
+    for eid, btype, prompt in (
+        ("e17", "image", "a parser logo"),
+        ("e18", "video", "a demo clip"),
+        ("e19", "audio", "a chime"),
+    ):
         media = ev[eid]
         assert media.kind == Kind.TOOL_CALL and media.category == ToolCategory.MEDIA
         assert media.tool_input == {"prompt": prompt}
@@ -199,7 +240,11 @@ def test_all_types_tasks_and_custom(all_types):
     repeat = ev["e23"]
     assert repeat.usage is None and repeat.meta["input_tokens"] == 300
     total = sum((e.usage for e in walk(session.events) if e.usage), Usage())
-    assert (total.input_tokens, total.output_tokens) == (420, 95) == (session.meta["hail.stats"]["total_input_tokens"], session.meta["hail.stats"]["total_output_tokens"])
+    assert (
+        (total.input_tokens, total.output_tokens)
+        == (420, 95)
+        == (session.meta["hail.stats"]["total_input_tokens"], session.meta["hail.stats"]["total_output_tokens"])
+    )
     assert session.usage is None  # events carry usage; the stats total would double it
 
 
@@ -223,15 +268,38 @@ def test_subagent_bracket_is_nested():
     session = read_one(HAIL / "subagent.hail.jsonl", problems)
     assert problems.items == []
     top = [e.id for e in session.events]
-    assert top == ["turn-start", "u1-text", "toolu_task", "subagent-a1b2c3", "p-sys", "u2-result-toolu_task", "a2-text", "turn-end"]
+    assert top == [
+        "turn-start",
+        "u1-text",
+        "toolu_task",
+        "subagent-a1b2c3",
+        "p-sys",
+        "u2-result-toolu_task",
+        "a2-text",
+        "turn-end",
+    ]
     sub = session.events[3]
     assert sub.kind == Kind.SUBAGENT
     assert sub.title == "explore-config"
     assert sub.model == "claude-haiku-4-5"
     assert sub.call_id == "toolu_task"  # the Task call that spawned it
     assert sub.meta["task_id"] == "a1b2c3" and sub.meta["events"] == 4
-    assert [c.id for c in sub.children] == ["a1b2c3-start", "a1b2c3:s1-text", "a1b2c3:toolu_grep", "a1b2c3:s2-result-toolu_grep", "a1b2c3:s3-text", "a1b2c3-end"]
-    assert [c.kind for c in sub.children] == [Kind.TASK_START, Kind.USER, Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.ASSISTANT, Kind.TASK_END]
+    assert [c.id for c in sub.children] == [
+        "a1b2c3-start",
+        "a1b2c3:s1-text",
+        "a1b2c3:toolu_grep",
+        "a1b2c3:s2-result-toolu_grep",
+        "a1b2c3:s3-text",
+        "a1b2c3-end",
+    ]
+    assert [c.kind for c in sub.children] == [
+        Kind.TASK_START,
+        Kind.USER,
+        Kind.TOOL_CALL,
+        Kind.TOOL_RESULT,
+        Kind.ASSISTANT,
+        Kind.TASK_END,
+    ]
     assert sub.children[-1].text == "4 events, claude-haiku-4-5"
     assert sub.children[3].call_id == "a1b2c3:toolu_grep"  # linked through semantic.call_id
     assert sub.children[2].tool_name == "Grep" and sub.children[2].tool_input == {"query": "load_config"}
@@ -280,7 +348,9 @@ def test_damaged_lines_are_reported_and_the_rest_kept():
     assert ev["d1-2"].text == "same id again"
     assert any("duplicate event_id 'd1'" in m for m in by_line[5])
     # unknown block type: a JSON block, reported
-    assert ev["d1-2"].blocks == (Block("json", data={"type": "Sparkle", "glitter": 3}, title="unknown block 'Sparkle'"),)
+    assert ev["d1-2"].blocks == (
+        Block("json", data={"type": "Sparkle", "glitter": 3}, title="unknown block 'Sparkle'"),
+    )
     assert any("Sparkle" in m for m in by_line[5])
     # unknown line type: an UNKNOWN event with the raw record
     checkpoint = next(e for e in session.events if e.line == 6)
@@ -356,7 +426,12 @@ def test_stats_line_is_kept_but_not_an_event(tmp_path):
     session = read_one(path, problems)
     assert problems.items == []
     assert len(session.events) == 1
-    assert session.meta["hail.stats"] == {"event_count": 1, "message_count": 1, "total_input_tokens": 0, "total_output_tokens": 0}
+    assert session.meta["hail.stats"] == {
+        "event_count": 1,
+        "message_count": 1,
+        "total_input_tokens": 0,
+        "total_output_tokens": 0,
+    }
     assert session.usage is None  # zero totals are no usage
     assert session.models == ()  # "unknown" is not a model
     assert session.agent == "cursor"
@@ -432,7 +507,16 @@ def test_example_archive_session_reads_cleanly():
     flat = [e for e in walk(session.events) if e.kind != Kind.SUBAGENT]
     assert len(flat) == event_lines(path) == session.meta["hail.stats"]["event_count"]
     kinds = {e.kind for e in flat}
-    assert {Kind.USER, Kind.ASSISTANT, Kind.THINKING, Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.TASK_START, Kind.TASK_END, Kind.SYSTEM} <= kinds
+    assert {
+        Kind.USER,
+        Kind.ASSISTANT,
+        Kind.THINKING,
+        Kind.TOOL_CALL,
+        Kind.TOOL_RESULT,
+        Kind.TASK_START,
+        Kind.TASK_END,
+        Kind.SYSTEM,
+    } <= kinds
     user = next(e for e in flat if e.kind == Kind.USER)
     assert any("\uac00" <= ch <= "\ud7a3" for ch in user.text)  # Hangul
     assert any("```python" in e.text for e in flat if e.kind == Kind.ASSISTANT)

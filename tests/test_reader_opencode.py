@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-
-from sitegen.enrich import build_view, walk
-from sitegen.model import Kind, ToolCategory, make_session_id
-from sitegen.readers import Problems, discover, registry
-from sitegen.readers.opencode import READER
-
 from conftest import EXAMPLE, build_site
+
+from sitegen.model import Kind, Problems, ToolCategory, make_session_id, walk
+from sitegen.readers import discover, registry
+from sitegen.readers.opencode import READER
+from sitegen.site.view import build_view
 
 
 def utc(*args: int) -> datetime:
-    return datetime(*args, tzinfo=timezone.utc)
+    return datetime(*args, tzinfo=UTC)
 
 
 def read(path: Path, problems: Problems | None = None):
@@ -93,9 +92,22 @@ def test_tree_session_events(fixtures: Path) -> None:
     events = list(s.events)
     kinds = [e.kind for e in events]
     assert kinds == [
-        Kind.USER, Kind.THINKING, Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.SUBAGENT, Kind.TOOL_CALL, Kind.TOOL_RESULT,
-        Kind.ASSISTANT, Kind.SYSTEM, Kind.USER, Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.TOOL_CALL, Kind.UNKNOWN,
-        Kind.COMPACTION, Kind.SYSTEM,
+        Kind.USER,
+        Kind.THINKING,
+        Kind.TOOL_CALL,
+        Kind.TOOL_RESULT,
+        Kind.SUBAGENT,
+        Kind.TOOL_CALL,
+        Kind.TOOL_RESULT,
+        Kind.ASSISTANT,
+        Kind.SYSTEM,
+        Kind.USER,
+        Kind.TOOL_CALL,
+        Kind.TOOL_RESULT,
+        Kind.TOOL_CALL,
+        Kind.UNKNOWN,
+        Kind.COMPACTION,
+        Kind.SYSTEM,
     ]
     user = events[0]
     assert user.id == "prt_p1a" and user.timestamp == utc(2026, 1, 5, 10, 0, 1)
@@ -105,7 +117,9 @@ def test_tree_session_events(fixtures: Path) -> None:
     task, task_result, sub = events[2:5]
     assert task.tool_name == "task" and task.category == ToolCategory.TASK and task.call_id == "toolu_task1"
     assert task_result.call_id == "toolu_task1" and task_result.text.startswith("Two call sites")
-    assert sub.kind == Kind.SUBAGENT and sub.call_id == "toolu_task1" and sub.title.startswith("Find rounding call sites")
+    assert (
+        sub.kind == Kind.SUBAGENT and sub.call_id == "toolu_task1" and sub.title.startswith("Find rounding call sites")
+    )
     assert [c.kind for c in sub.children] == [Kind.USER, Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.ASSISTANT]
     grep = sub.children[1]
     assert grep.category == ToolCategory.SEARCH and grep.path == "/home/dev/shop/src"
@@ -117,7 +131,13 @@ def test_tree_session_events(fixtures: Path) -> None:
     # usage: the step-finish tokens (not the message's), once, on the message's last event
     answer = events[7]
     assert answer.text.startswith("Fixed:")
-    assert (answer.usage.input_tokens, answer.usage.output_tokens, answer.usage.cache_read_tokens, answer.usage.cache_write_tokens, answer.usage.reasoning_tokens) == (1500, 220, 4000, 800, 30)
+    assert (
+        answer.usage.input_tokens,
+        answer.usage.output_tokens,
+        answer.usage.cache_read_tokens,
+        answer.usage.cache_write_tokens,
+        answer.usage.reasoning_tokens,
+    ) == (1500, 220, 4000, 800, 30)
     assert sum(1 for e in walk(s.events) if e.usage) == 3
     patch = events[8]
     assert patch.title == "Files changed" and "src/cart.ts" in patch.text and patch.meta["hash"] == "9f1c2e"
@@ -129,7 +149,13 @@ def test_tree_session_events(fixtures: Path) -> None:
     assert read_call.category == ToolCategory.READ and "running" in read_call.meta["status"]
     assert not [e for e in events if e.call_id == "toolu_read1" and e.kind == Kind.TOOL_RESULT]
     unknown = events[13]
-    assert unknown.raw == {"id": "prt_p4c", "sessionID": "ses_parent01", "messageID": "msg_p4", "type": "hologram", "payload": {"x": 1}}
+    assert unknown.raw == {
+        "id": "prt_p4c",
+        "sessionID": "ses_parent01",
+        "messageID": "msg_p4",
+        "type": "hologram",
+        "payload": {"x": 1},
+    }
     assert events[14].title == "Context compacted (automatic)"
     assert events[15].title == "MessageAbortedError" and events[15].text == "The operation was aborted."
 
@@ -158,7 +184,9 @@ def test_tree_messages_without_a_session_file(tmp_path: Path) -> None:
     storage = tmp_path / "opencode" / "storage"
     (storage / "session").mkdir(parents=True)
     (storage / "message" / "ses_lost").mkdir(parents=True)
-    (storage / "message" / "ses_lost" / "msg_1.json").write_text(json.dumps({"id": "msg_1", "role": "user", "time": {"created": 1767607200000}}))
+    (storage / "message" / "ses_lost" / "msg_1.json").write_text(
+        json.dumps({"id": "msg_1", "role": "user", "time": {"created": 1767607200000}})
+    )
     (storage / "part" / "msg_1").mkdir(parents=True)
     (storage / "part" / "msg_1" / "prt_1.json").write_text(json.dumps({"id": "prt_1", "type": "text", "text": "hello"}))
     assert READER.detect(storage)  # by name: opencode/storage
@@ -175,18 +203,30 @@ def test_tree_defers_to_a_database_that_holds_the_same_session(fixtures: Path, t
     (storage / "session" / "prj_1").mkdir(parents=True)
     (storage / "message").mkdir()
     for sid in ("ses_db01", "ses_only_here"):
-        (storage / "session" / "prj_1" / f"{sid}.json").write_text(json.dumps({"id": sid, "title": sid, "time": {"created": 1767607200000}}))
+        (storage / "session" / "prj_1" / f"{sid}.json").write_text(
+            json.dumps({"id": sid, "title": sid, "time": {"created": 1767607200000}})
+        )
     assert list(read(storage)) == ["opencode-ses_only_here"]
 
 
 def test_wrong_types_never_crash(tmp_path: Path) -> None:
     storage = tmp_path / "opencode" / "storage"
     (storage / "session" / "p").mkdir(parents=True)
-    (storage / "session" / "p" / "ses_x.json").write_text(json.dumps({"id": "ses_x", "time": "yesterday", "summary": [1], "parentID": 7}))
+    (storage / "session" / "p" / "ses_x.json").write_text(
+        json.dumps({"id": "ses_x", "time": "yesterday", "summary": [1], "parentID": 7})
+    )
     (storage / "session" / "p" / "ses_list.json").write_text("[1, 2]")
     (storage / "message" / "ses_x").mkdir(parents=True)
     messages = [
-        {"id": "msg_a", "role": "assistant", "time": {"created": "noon"}, "tokens": "many", "cost": "free", "path": 3, "error": "boom"},
+        {
+            "id": "msg_a",
+            "role": "assistant",
+            "time": {"created": "noon"},
+            "tokens": "many",
+            "cost": "free",
+            "path": 3,
+            "error": "boom",
+        },
         {"id": "msg_b", "role": "tool"},
         {"id": "msg_c", "role": "user", "model": "gpt"},
     ]
@@ -195,7 +235,12 @@ def test_wrong_types_never_crash(tmp_path: Path) -> None:
     (storage / "part" / "msg_a").mkdir(parents=True)
     parts = [
         {"id": "prt_1", "type": "tool", "tool": None, "state": "done"},
-        {"id": "prt_2", "type": "tool", "tool": "bash", "state": {"status": "completed", "input": "ls", "output": {"lines": 2}, "metadata": {"exit": "1"}}},
+        {
+            "id": "prt_2",
+            "type": "tool",
+            "tool": "bash",
+            "state": {"status": "completed", "input": "ls", "output": {"lines": 2}, "metadata": {"exit": "1"}},
+        },
         {"id": "prt_3", "type": "step-finish", "tokens": {"input": "x", "cache": 5}},
         {"id": "prt_4", "type": "file", "url": None},
         {"id": "prt_5", "type": "patch", "files": "a.txt"},
@@ -213,7 +258,11 @@ def test_wrong_types_never_crash(tmp_path: Path) -> None:
     shell_result = next(e for e in s.events if e.kind == Kind.TOOL_RESULT)
     assert shell_result.exit_code == 1 and shell_result.is_error and '"lines": 2' in shell_result.text
     messages_reported = " ".join(p.message for p in problems.items)
-    assert "ses_list" in " ".join(p.source for p in problems.items) and "role 'tool'" in messages_reported and "time.created" in messages_reported
+    assert (
+        "ses_list" in " ".join(p.source for p in problems.items)
+        and "role 'tool'" in messages_reported
+        and "time.created" in messages_reported
+    )
 
 
 # --------------------------------------------------------------------------- database
@@ -229,12 +278,25 @@ def test_database_sessions(fixtures: Path, tmp_path: Path) -> None:
     assert s.meta["share url"] == "https://opncd.ai/s/abc123" and s.meta["version"] == "1.2.4"
     assert s.models == ("gpt-5", "gpt-5-mini")
     kinds = [e.kind for e in s.events]
-    assert kinds == [Kind.USER, Kind.THINKING, Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.SUBAGENT, Kind.ASSISTANT, Kind.UNKNOWN]
+    assert kinds == [
+        Kind.USER,
+        Kind.THINKING,
+        Kind.TOOL_CALL,
+        Kind.TOOL_RESULT,
+        Kind.TOOL_CALL,
+        Kind.TOOL_RESULT,
+        Kind.SUBAGENT,
+        Kind.ASSISTANT,
+        Kind.UNKNOWN,
+    ]
     assert s.events[0].timestamp == utc(2026, 1, 12, 10, 0, 1)  # from the row's time_created
     curl = s.events[3]
     assert curl.exit_code == 22 and curl.is_error and curl.text.startswith("curl: (22)")
     sub = s.events[6]
-    assert sub.call_id == "call_db_task" and [c.text for c in sub.children] == ["What timeout does the k8s probe use?", "timeoutSeconds: 1"]
+    assert sub.call_id == "call_db_task" and [c.text for c in sub.children] == [
+        "What timeout does the k8s probe use?",
+        "timeoutSeconds: 1",
+    ]
     assert s.events[7].usage.cache_read_tokens == 6000 and s.events[7].usage.reasoning_tokens == 120
     assert s.events[8].raw == "{broken json" and s.events[8].title == "OpenCode part (undecodable data)"
     assert [p.message.split(" (")[0] for p in problems.items] == ["opencode: part prt_db07: data is not JSON"]
@@ -297,7 +359,14 @@ def test_samples_every_file_claimed_once_and_built(samples: Path, tmp_path: Path
     assert large.title == "OpenCode Large" and large.cwd == "/tmp/large"
     failing = next(e for e in large.events if e.kind == Kind.TOOL_RESULT)
     assert failing.exit_code == 1 and failing.is_error
-    assert {e.kind for e in large.events} >= {Kind.USER, Kind.THINKING, Kind.TOOL_CALL, Kind.COMPACTION, Kind.SYSTEM, Kind.ASSISTANT}
+    assert {e.kind for e in large.events} >= {
+        Kind.USER,
+        Kind.THINKING,
+        Kind.TOOL_CALL,
+        Kind.COMPACTION,
+        Kind.SYSTEM,
+        Kind.ASSISTANT,
+    }
     small = sessions["opencode-s_stage0_small"]
     assert [e.kind for e in small.events] == [Kind.USER, Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.ASSISTANT]
     report = build_site(folder, tmp_path / "site")

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
-from sitegen.model import Kind, ToolCategory, make_session_id
-from sitegen.readers import Problems, discover
+from sitegen.model import Kind, Problems, ToolCategory, make_session_id
+from sitegen.readers import discover
 from sitegen.readers.sage import READER
 
 REPO = Path(__file__).resolve().parents[1]
@@ -19,7 +19,7 @@ def read(path: Path, problems: Problems):
 
 
 def utc(*args: int) -> datetime:
-    return datetime(*args, tzinfo=timezone.utc)
+    return datetime(*args, tzinfo=UTC)
 
 
 def project(fixtures: Path, name: str = WIDGET) -> Path:
@@ -45,7 +45,11 @@ def test_detects_project_dirs_and_session_files(fixtures: Path) -> None:
 
 def test_companions(fixtures: Path) -> None:
     folder = project(fixtures)
-    assert READER.companions(folder) == [folder / "conversation.jsonl", folder / "metadata.json", folder / "history" / "20260110-120000.jsonl"]
+    assert READER.companions(folder) == [
+        folder / "conversation.jsonl",
+        folder / "metadata.json",
+        folder / "history" / "20260110-120000.jsonl",
+    ]
     assert READER.companions(fixtures / "sage" / "sessions" / "refactor_notes.json") == []
 
 
@@ -54,14 +58,24 @@ def test_discovery_claims_each_fixture_once(fixtures: Path) -> None:
     result = discover(fixtures / "sage", problems)
     assert not result.ignored and not problems.items
     claimed = sorted(str(c.path.relative_to(fixtures / "sage")) for c in result.claims)
-    assert claimed == ["projects/-home-alice-src-widget-", "projects/-home-bob-scratch-", "sessions/refactor_notes.json"]
+    assert claimed == [
+        "projects/-home-alice-src-widget-",
+        "projects/-home-bob-scratch-",
+        "sessions/refactor_notes.json",
+    ]
     assert all(c.reader is READER for c in result.claims)
 
 
 def test_does_not_claim_claude_code_folders(tmp_path: Path) -> None:
     cc = tmp_path / "-home-user-project"
     cc.mkdir()
-    line = {"type": "user", "uuid": "u1", "sessionId": "s", "message": {"role": "user", "content": "hi"}, "timestamp": "2026-01-11T22:00:00.000Z"}
+    line = {
+        "type": "user",
+        "uuid": "u1",
+        "sessionId": "s",
+        "message": {"role": "user", "content": "hi"},
+        "timestamp": "2026-01-11T22:00:00.000Z",
+    }
     (cc / "96d90d15-4805-4899-889c-7a16bfc522ff.jsonl").write_text(json.dumps(line) + "\n")
     assert not READER.detect(cc)
     # even under the name sage uses, Claude Code lines are not sage lines
@@ -104,11 +118,11 @@ def test_project_conversation(fixtures: Path) -> None:
     for event in current.events:
         by_line.setdefault(event.line, []).append(event)
     # offsets without a colon, with a colon, and Z all give the right UTC instant
-    assert by_line[1][0].timestamp.astimezone(timezone.utc) == utc(2026, 1, 12, 3, 0, 0)
-    assert by_line[3][0].timestamp.astimezone(timezone.utc) == utc(2026, 1, 12, 3, 1, 0)
-    assert by_line[4][0].timestamp.astimezone(timezone.utc) == utc(2026, 1, 12, 3, 2, 0)
-    assert current.started.astimezone(timezone.utc) == utc(2026, 1, 12, 3, 0, 0)
-    assert current.ended.astimezone(timezone.utc) == utc(2026, 1, 12, 3, 4, 0)
+    assert by_line[1][0].timestamp.astimezone(UTC) == utc(2026, 1, 12, 3, 0, 0)
+    assert by_line[3][0].timestamp.astimezone(UTC) == utc(2026, 1, 12, 3, 1, 0)
+    assert by_line[4][0].timestamp.astimezone(UTC) == utc(2026, 1, 12, 3, 2, 0)
+    assert current.started.astimezone(UTC) == utc(2026, 1, 12, 3, 0, 0)
+    assert current.ended.astimezone(UTC) == utc(2026, 1, 12, 3, 4, 0)
 
     assert by_line[1][0].kind == Kind.USER and by_line[1][0].id == "20260111-220000-1a2b3c4d"
     assert by_line[4][0].kind == Kind.SYSTEM and by_line[4][0].id == "L4"  # no uuid: the line number
@@ -117,7 +131,10 @@ def test_project_conversation(fixtures: Path) -> None:
     msg, read_call, read_result, shell_call, shell_result = by_line[2]
     assert msg.kind == Kind.ASSISTANT and msg.text == "Let me read the function first."
     assert msg.meta["estimated tokens"] == 150
-    assert [e.kind for e in (read_call, read_result, shell_call, shell_result)] == [Kind.TOOL_CALL, Kind.TOOL_RESULT] * 2
+    assert [e.kind for e in (read_call, read_result, shell_call, shell_result)] == [
+        Kind.TOOL_CALL,
+        Kind.TOOL_RESULT,
+    ] * 2
     assert read_call.tool_name == "read_file" and read_call.category == ToolCategory.READ
     assert read_call.tool_input == {"path": "widget.el"} and read_call.path == "widget.el"
     assert read_call.meta["duration_ms"] == 45
@@ -154,8 +171,8 @@ def test_project_history(fixtures: Path) -> None:
     assert archive.meta["archived"] == "2026-01-10 12:00:00"
     assert archive.cwd == "/home/alice/src/widget.el"
     assert [e.kind for e in archive.events] == [Kind.USER, Kind.ASSISTANT, Kind.USER]
-    assert archive.started.astimezone(timezone.utc) == utc(2026, 1, 10, 16, 58, 0)
-    assert archive.ended.astimezone(timezone.utc) == utc(2026, 1, 10, 16, 59, 0)
+    assert archive.started.astimezone(UTC) == utc(2026, 1, 10, 16, 58, 0)
+    assert archive.ended.astimezone(UTC) == utc(2026, 1, 10, 16, 59, 0)
 
 
 def test_project_without_metadata_decodes_folder_name(fixtures: Path) -> None:
@@ -165,7 +182,7 @@ def test_project_without_metadata_decodes_folder_name(fixtures: Path) -> None:
     assert s.cwd == "/home/bob/scratch" and s.project == "scratch"
     assert "lossy" in s.meta["cwd source"]
     assert [e.id for e in s.events] == ["L1", "L2"]
-    assert s.events[0].timestamp.astimezone(timezone.utc) == utc(2026, 2, 1, 8, 0, 0)
+    assert s.events[0].timestamp.astimezone(UTC) == utc(2026, 2, 1, 8, 0, 0)
 
 
 def test_cleared_project_keeps_history(tmp_path: Path) -> None:
@@ -197,7 +214,11 @@ def test_wrong_types_in_lines(tmp_path: Path) -> None:
     lines = [
         {"role": "user", "content": ["not", "a", "string"], "timestamp": "noon"},
         {"role": "assistant", "content": "ok", "tool_calls": "nope"},
-        {"role": "assistant", "content": "", "tool_calls": [7, {"name": "web_fetch", "args": "{\"url\": \"https://example.org\"}"}]},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [7, {"name": "web_fetch", "args": '{"url": "https://example.org"}'}],
+        },
         {"content": "no role"},
     ]
     (folder / "conversation.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines) + "[1, 2]\n")
@@ -234,8 +255,8 @@ def test_session_file(fixtures: Path) -> None:
     assert s.models == ("gemini-2.0-flash-exp",)
     assert s.meta["provider"] == "gemini" and s.meta["estimated tokens"] == 31 and s.meta["message count"] == 3
     assert s.cwd == "/home/alice/src/sage.el" and s.project == "sage.el"
-    assert s.started.astimezone(timezone.utc) == utc(2026, 1, 12, 15, 59, 50)
-    assert s.ended.astimezone(timezone.utc) == utc(2026, 1, 12, 16, 1, 0)
+    assert s.started.astimezone(UTC) == utc(2026, 1, 12, 15, 59, 50)
+    assert s.ended.astimezone(UTC) == utc(2026, 1, 12, 16, 1, 0)
     assert [e.kind for e in s.events] == [Kind.USER, Kind.ASSISTANT, Kind.USER]
     assert s.events[1].model == "gemini-2.0-flash-exp" and s.events[0].model is None
     assert [e.id for e in s.events] == ["m1", "m2", "m3"]
@@ -243,13 +264,25 @@ def test_session_file(fixtures: Path) -> None:
 
 def test_session_file_detection_is_specific(tmp_path: Path) -> None:
     gemini = tmp_path / "session.json"
-    gemini.write_text(json.dumps({"sessionId": "s", "projectHash": "h", "messages": [{"type": "user", "content": "hi"}]}))
+    gemini.write_text(
+        json.dumps({"sessionId": "s", "projectHash": "h", "messages": [{"type": "user", "content": "hi"}]})
+    )
     assert not READER.detect(gemini)
     cursor = tmp_path / "composer.json"
     cursor.write_text(json.dumps({"composerId": "c", "name": "x", "fullConversationHeadersOnly": []}))
     assert not READER.detect(cursor)
     big = tmp_path / "big.json"
-    big.write_text(json.dumps({"name": "big", "model": "m", "provider": "ollama", "messages": [{"role": "user", "content": "x" * 100_000}], "workspace": "/w/"}))
+    big.write_text(
+        json.dumps(
+            {
+                "name": "big",
+                "model": "m",
+                "provider": "ollama",
+                "messages": [{"role": "user", "content": "x" * 100_000}],
+                "workspace": "/w/",
+            }
+        )
+    )
     assert READER.detect(big)
 
 

@@ -2,8 +2,8 @@
 
 import pytest
 
+from sitegen.analyze.redact import Redactor
 from sitegen.model import Event, Kind, Session, SourceRef
-from sitegen.redact import Redactor
 
 SECRETS = {
     "anthropic-key": "sk-ant-api03-" + "A1b2C3d4E5f6G7h8I9j0" * 3,
@@ -27,7 +27,10 @@ def test_each_kind_is_redacted(kind):
 
 def test_context_kept_around_bearer_and_assignments():
     r = Redactor()
-    assert r.text('curl -H "Authorization: Bearer abcdef0123456789abcdef"') == 'curl -H "Authorization: Bearer [REDACTED:bearer-token]"'
+    assert (
+        r.text('curl -H "Authorization: Bearer abcdef0123456789abcdef"')
+        == 'curl -H "Authorization: Bearer [REDACTED:bearer-token]"'
+    )
     assert r.text("export OPENAI_API_KEY=not-a-real-key-123456") == "export OPENAI_API_KEY=[REDACTED:secret-assignment]"
     assert r.text('{"password": "correct-horse-battery"}') == '{"password": "[REDACTED:secret-assignment]"}'
     assert r.text("postgres://app:s3cretpw@db:5432/x") == "postgres://app:[REDACTED:url-password]@db:5432/x"
@@ -39,10 +42,18 @@ def test_private_key_block():
     assert "b3BlbnNzaC1rZXkt" not in out and "[REDACTED:private-key]" in out and out.endswith("done")
 
 
-@pytest.mark.parametrize("text", [
-    "max_tokens=1000", "the tokenizer splits text", "token = get_token()", "sha 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39",
-    "uuid 258c7280-ae70-4798-800f-63464d01a85d", "PASSWORD_MIN_LENGTH=12", "see https://github.com/o/r/pull/7",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "max_tokens=1000",
+        "the tokenizer splits text",
+        "token = get_token()",
+        "sha 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39",
+        "uuid 258c7280-ae70-4798-800f-63464d01a85d",
+        "PASSWORD_MIN_LENGTH=12",
+        "see https://github.com/o/r/pull/7",
+    ],
+)
 def test_ordinary_text_untouched(text):
     assert Redactor().text(text) == text
 
@@ -54,8 +65,15 @@ def test_allow_list_keeps_a_known_test_value():
 
 def test_every_field_of_a_session_is_walked():
     secret = SECRETS["github-token"]
-    event = Event(id="1", kind=Kind.TOOL_CALL, text=secret, tool_input={"env": {"T": [secret]}}, command=f"echo {secret}", meta={"k": secret},
-                  children=(Event(id="2", kind=Kind.USER, text=secret),))
+    event = Event(
+        id="1",
+        kind=Kind.TOOL_CALL,
+        text=secret,
+        tool_input={"env": {"T": [secret]}},
+        command=f"echo {secret}",
+        meta={"k": secret},
+        children=(Event(id="2", kind=Kind.USER, text=secret),),
+    )
     session = Session(id="s", source=SourceRef("p", "x"), agent="a", events=(event,), title=secret, meta={"m": secret})
     r = Redactor()
     clean = r.value(session)

@@ -7,8 +7,9 @@ import json
 from pathlib import Path
 from urllib.parse import urlsplit
 
-
-from conftest import build_site, follow_link as follow, parse_html as parse
+from conftest import build_site
+from conftest import follow_link as follow
+from conftest import parse_html as parse
 
 CC_SESSION = "sessions/claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34.html"
 FULL = "3f2a9c1e7b4d8f6a0c5e2d9b1a7f3c8e6d4b2a90"
@@ -150,12 +151,27 @@ def test_nav_links_to_the_refs_index(example_site):
 
 
 def _cc(root: Path, folder: str, sid: str, cwd: str, branch: str, records: list[dict]) -> None:
-    env = {"sessionId": sid, "cwd": cwd, "gitBranch": branch, "version": "2.1.39", "isSidechain": False, "userType": "external"}
+    env = {
+        "sessionId": sid,
+        "cwd": cwd,
+        "gitBranch": branch,
+        "version": "2.1.39",
+        "isSidechain": False,
+        "userType": "external",
+    }
     lines = []
     parent = None
     for i, rec in enumerate(records):
         uuid = f"{sid[:8]}-0000-4000-8000-{i:012d}"
-        lines.append({**env, "uuid": uuid, "parentUuid": parent, "timestamp": f"2026-01-0{1 + i // 50}T00:{i % 50:02d}:00Z", **rec})
+        lines.append(
+            {
+                **env,
+                "uuid": uuid,
+                "parentUuid": parent,
+                "timestamp": f"2026-01-0{1 + i // 50}T00:{i % 50:02d}:00Z",
+                **rec,
+            }
+        )
         parent = uuid
     folder_path = root / folder
     folder_path.mkdir(parents=True, exist_ok=True)
@@ -167,22 +183,70 @@ def _user(text: str) -> dict:
 
 
 def _assistant(text: str) -> dict:
-    return {"type": "assistant", "message": {"id": f"msg_{abs(hash(text))}", "model": "m", "role": "assistant", "content": [{"type": "text", "text": text}], "usage": {"input_tokens": 1, "output_tokens": 1}}}
+    return {
+        "type": "assistant",
+        "message": {
+            "id": f"msg_{abs(hash(text))}",
+            "model": "m",
+            "role": "assistant",
+            "content": [{"type": "text", "text": text}],
+            "usage": {"input_tokens": 1, "output_tokens": 1},
+        },
+    }
 
 
 def _bash(tool_id: str, command: str, output: str) -> list[dict]:
     return [
-        {"type": "assistant", "message": {"id": f"msg_{tool_id}", "model": "m", "role": "assistant", "content": [{"type": "tool_use", "id": tool_id, "name": "Bash", "input": {"command": command}}]}},
-        {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_id, "content": output}]}},
+        {
+            "type": "assistant",
+            "message": {
+                "id": f"msg_{tool_id}",
+                "model": "m",
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": tool_id, "name": "Bash", "input": {"command": command}}],
+            },
+        },
+        {
+            "type": "user",
+            "message": {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": tool_id, "content": output}],
+            },
+        },
     ]
 
 
 def test_unknown_repositories_are_said_so_and_never_merged(tmp_path):
     archive = tmp_path / "archive"
-    _cc(archive, "-home-dev-alpha", "11111111-0000-4000-8000-000000000001", "/home/dev/alpha", "main", [_user("Please fix #12 on main")])
-    _cc(archive, "-home-dev-beta", "22222222-0000-4000-8000-000000000002", "/home/dev/beta", "main", [_user("Please fix #12 here too")])
-    _cc(archive, "-home-dev-gamma", "33333333-0000-4000-8000-000000000003", "/home/dev/gamma", "main",
-        [_user("ship it"), *_bash("toolu_1", "git push origin main", "To github.com:acme/gamma.git\n   1a2b3c4..5d6e7f8  main -> main\n")])
+    _cc(
+        archive,
+        "-home-dev-alpha",
+        "11111111-0000-4000-8000-000000000001",
+        "/home/dev/alpha",
+        "main",
+        [_user("Please fix #12 on main")],
+    )
+    _cc(
+        archive,
+        "-home-dev-beta",
+        "22222222-0000-4000-8000-000000000002",
+        "/home/dev/beta",
+        "main",
+        [_user("Please fix #12 here too")],
+    )
+    _cc(
+        archive,
+        "-home-dev-gamma",
+        "33333333-0000-4000-8000-000000000003",
+        "/home/dev/gamma",
+        "main",
+        [
+            _user("ship it"),
+            *_bash(
+                "toolu_1", "git push origin main", "To github.com:acme/gamma.git\n   1a2b3c4..5d6e7f8  main -> main\n"
+            ),
+        ],
+    )
     report = build_site(archive, tmp_path / "site")
     assert report.published and not report.problems
     site = tmp_path / "site"
@@ -207,10 +271,22 @@ def test_unknown_repositories_are_said_so_and_never_merged(tmp_path):
 def test_archive_wide_short_sha_rule_on_ref_pages(tmp_path):
     archive = tmp_path / "archive"
     full = "9d8c7b6a5f4e3d2c1b0a9d8c7b6a5f4e3d2c1b0a"
-    _cc(archive, "-home-dev-app", "44444444-0000-4000-8000-000000000004", "/home/dev/app", "main",
-        [_user("go"), *_bash("toolu_1", "git rev-parse HEAD", full + "\n")])
-    _cc(archive, "-home-dev-app", "55555555-0000-4000-8000-000000000005", "/home/dev/app", "main",
-        [_user("Why did 9d8c7b6 break the build?")])
+    _cc(
+        archive,
+        "-home-dev-app",
+        "44444444-0000-4000-8000-000000000004",
+        "/home/dev/app",
+        "main",
+        [_user("go"), *_bash("toolu_1", "git rev-parse HEAD", full + "\n")],
+    )
+    _cc(
+        archive,
+        "-home-dev-app",
+        "55555555-0000-4000-8000-000000000005",
+        "/home/dev/app",
+        "main",
+        [_user("Why did 9d8c7b6 break the build?")],
+    )
     build_site(archive, tmp_path / "site")
     site = tmp_path / "site"
     page = next(p for p in ref_pages(site) if p.parent.name == "commit")
@@ -227,12 +303,27 @@ def test_archive_wide_short_sha_rule_on_ref_pages(tmp_path):
 
 def test_forge_setting_changes_the_links(tmp_path):
     archive = tmp_path / "archive"
-    _cc(archive, "-home-dev-x", "66666666-0000-4000-8000-000000000006", "/home/dev/x", "main",
-        [_user("go"), *_bash("toolu_1", "git remote -v", "origin\tgit@git.example.com:team/tool.git (fetch)\n"), _assistant("Fixed in commit 1a2b3c4d, see #5.")])
-    build_site(archive, tmp_path / "site", forge_url=("https://git.example.com/{repo}/-/commit/{sha}", "https://git.example.com/{repo}/-/issues/{issue}"))
+    _cc(
+        archive,
+        "-home-dev-x",
+        "66666666-0000-4000-8000-000000000006",
+        "/home/dev/x",
+        "main",
+        [
+            _user("go"),
+            *_bash("toolu_1", "git remote -v", "origin\tgit@git.example.com:team/tool.git (fetch)\n"),
+            _assistant("Fixed in commit 1a2b3c4d, see #5."),
+        ],
+    )
+    build_site(
+        archive,
+        tmp_path / "site",
+        forge_url=("https://git.example.com/{repo}/-/commit/{sha}", "https://git.example.com/{repo}/-/issues/{issue}"),
+    )
     site = tmp_path / "site"
     hrefs = {a["href"] for a in parse(site / "refs" / "index.html").select("a.forge")} | {
-        a["href"] for p in ref_pages(site) for a in parse(p).select("a.forge-link")}
+        a["href"] for p in ref_pages(site) for a in parse(p).select("a.forge-link")
+    }
     assert "https://git.example.com/team/tool" in hrefs
     assert "https://git.example.com/team/tool/-/commit/1a2b3c4d" in hrefs
     assert "https://git.example.com/team/tool/-/issues/5" in hrefs
@@ -247,8 +338,18 @@ PAYLOAD = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">'
 def test_links_in_text_keep_escaping(tmp_path):
     archive = tmp_path / "archive"
     text = f"{PAYLOAD} commit 1a2b3c4d and #7 `<b>#7</b>` [x](javascript:alert(1)) &#39;#7&#39; <a href='#7'>#7</a>"
-    _cc(archive, "-home-dev-x", "77777777-0000-4000-8000-000000000007", "/home/dev/x", f"main{PAYLOAD}",
-        [_user(text), _assistant(text), *_bash("toolu_1", f"git log -1 --oneline # {PAYLOAD}", f"1a2b3c4 {PAYLOAD} (#7)\n")])
+    _cc(
+        archive,
+        "-home-dev-x",
+        "77777777-0000-4000-8000-000000000007",
+        "/home/dev/x",
+        f"main{PAYLOAD}",
+        [
+            _user(text),
+            _assistant(text),
+            *_bash("toolu_1", f"git log -1 --oneline # {PAYLOAD}", f"1a2b3c4 {PAYLOAD} (#7)\n"),
+        ],
+    )
     build_site(archive, tmp_path / "site")
     site = tmp_path / "site"
     for page in [*site.glob("sessions/*.html"), *site.rglob("refs/**/*.html")]:
@@ -285,8 +386,21 @@ def test_cli_forge_option(tmp_path):
     from sitegen.cli import main
 
     archive = tmp_path / "archive"
-    _cc(archive, "-home-dev-x", "88888888-0000-4000-8000-000000000008", "/home/dev/x", "main",
-        [_user("go"), *_bash("toolu_1", "git push origin main", "To https://gitlab.com/grp/proj.git\n   1a2b3c4..5d6e7f8  main -> main\n")])
+    _cc(
+        archive,
+        "-home-dev-x",
+        "88888888-0000-4000-8000-000000000008",
+        "/home/dev/x",
+        "main",
+        [
+            _user("go"),
+            *_bash(
+                "toolu_1",
+                "git push origin main",
+                "To https://gitlab.com/grp/proj.git\n   1a2b3c4..5d6e7f8  main -> main\n",
+            ),
+        ],
+    )
     bad = CliRunner().invoke(main, ["build", str(archive), "-o", str(tmp_path / "bad"), "--forge", "javascript:{repo}"])
     assert bad.exit_code == 2 and "--forge" in bad.output
     ok = CliRunner().invoke(main, ["build", str(archive), "-o", str(tmp_path / "site"), "-q", "--forge", "gitlab"])
@@ -303,7 +417,8 @@ def test_ref_pages_rendered_on_forked_processes_are_the_same_pages(tmp_path, mon
     """The ref pages render on every core (sitegen/fanout.py); a site built that way is the
     site built in one process, byte for byte."""
     from conftest import EXAMPLE
-    from sitegen import fanout
+
+    from sitegen.site import fanout
 
     build_site(EXAMPLE, tmp_path / "one", jobs=1, cache_dir=tmp_path / "c1")
     monkeypatch.setattr(fanout, "FANOUT_MIN", 1)
@@ -315,8 +430,9 @@ def test_ref_pages_rendered_on_forked_processes_are_the_same_pages(tmp_path, mon
 
 def test_a_ref_page_that_fails_to_render_is_a_problem_not_a_failed_build(tmp_path, monkeypatch):
     from conftest import EXAMPLE
-    from sitegen import fanout
-    from sitegen.render import Renderer
+
+    from sitegen.site import fanout
+    from sitegen.site.render import Renderer
 
     monkeypatch.setattr(fanout, "FANOUT_MIN", 1)
     stream = Renderer.stream
@@ -330,4 +446,6 @@ def test_a_ref_page_that_fails_to_render_is_a_problem_not_a_failed_build(tmp_pat
     report = build_site(EXAMPLE, tmp_path / "site", jobs=2, cache_dir=tmp_path / "c")
     failed = [p for p in report.problems if "could not render refs/" in p.message and "boom" in p.message]
     assert failed and all("/commit/" in p.message for p in failed)
-    assert (tmp_path / "site" / "refs" / "index.html").is_file() and not list((tmp_path / "site" / "refs").rglob("commit/*.html"))
+    assert (tmp_path / "site" / "refs" / "index.html").is_file() and not list(
+        (tmp_path / "site" / "refs").rglob("commit/*.html")
+    )

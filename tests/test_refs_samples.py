@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import collections
 
-from sitegen.readers import Problems, discover
-from sitegen.refs import extract_refs
+from sitegen.analyze.refs import extract_refs
+from sitegen.model import Problems
+from sitegen.readers import discover
 
 # (repository, kind, name) as found; None = unknown repository. Hand-checked: all genuine.
 CHECKED = {
@@ -46,10 +47,19 @@ CHECKED = {
 
 # Seen in the samples and deliberately NOT refs (rejected by the rules).
 NOT_COMMITS = {
-    "0db96f2", "fde8c6c", "e22cb6d", "9761fa9", "7bd10a9", "6f12272",  # git diff "index a..b" blob ids
+    "0db96f2",
+    "fde8c6c",
+    "e22cb6d",
+    "9761fa9",
+    "7bd10a9",
+    "6f12272",  # git diff "index a..b" blob ids
     "5c46cab58dd23e53ce636af8c9180e88baec958e",  # .git/rr-cache/<id>
-    "8463c716", "87158ebd9f20", "00893aaf", "d99ca901cae4",  # UUID parts
-    "e32c62d7e49b3852", "c44446e9d967cf47",  # cargo build hashes in target/debug/deps
+    "8463c716",
+    "87158ebd9f20",
+    "00893aaf",
+    "d99ca901cae4",  # UUID parts
+    "e32c62d7e49b3852",
+    "c44446e9d967cf47",  # cargo build hashes in target/debug/deps
     "896fc424e39ff8d590720331a77e3d80",  # an image URL signature
 }
 

@@ -9,11 +9,11 @@ import re
 from urllib.parse import quote
 
 import pytest
-
 from conftest import EXAMPLE, build_site
 from search_support import StaticServer, read_views
-from sitegen.search import session_events
-from sitegen.search_index import tokens
+
+from sitegen.search.index import tokens
+from sitegen.search.output import session_events
 
 WORD = "CSRFProtect"  # occurs in one session of the example archive, first in a sub-agent's tool output
 
@@ -37,7 +37,9 @@ def _search_from_header(page, start_url: str, query: str):
     box.fill(query)
     box.press("Enter")
     page.wait_for_url(re.compile(r"search\.html\?q="))
-    page.wait_for_function("() => { const s = document.querySelector('[data-search-status]'); return s && ['done', 'empty', 'error'].includes(s.dataset.state); }")
+    page.wait_for_function(
+        "() => { const s = document.querySelector('[data-search-status]'); return s && ['done', 'empty', 'error'].includes(s.dataset.state); }"
+    )
     return errors
 
 
@@ -105,13 +107,17 @@ def test_filters_and_empty_results(example_site, page):
     assert "very common words" in status.inner_text()
 
 
-@pytest.mark.parametrize("query", ["std::vector", "application/json", "snake_case", "api/server.py", "http://", "\"*~^:"])
+@pytest.mark.parametrize(
+    "query", ["std::vector", "application/json", "snake_case", "api/server.py", "http://", '"*~^:']
+)
 def test_code_queries_do_not_break_the_page(example_site, page, query):
     _, site = example_site
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto((site / "search.html").as_uri() + "?q=" + quote(query))
-    page.wait_for_function("() => ['done', 'empty'].includes(document.querySelector('[data-search-status]').dataset.state)")
+    page.wait_for_function(
+        "() => ['done', 'empty'].includes(document.querySelector('[data-search-status]').dataset.state)"
+    )
     assert errors == []
     if query == "api/server.py":
         assert page.locator(".search-result").count() >= 1
@@ -130,7 +136,10 @@ def test_results_are_text_not_markup(tmp_path, page):
     page.wait_for_function("() => document.querySelectorAll('.search-result .snippet').length > 0")
     snippets = page.locator(".search-result .snippet").all_inner_texts()
     assert any("<img" in s or "<iframe" in s for s in snippets)
-    assert page.locator(".search-results img, .search-results iframe, .search-results script, .search-results svg").count() == 0
+    assert (
+        page.locator(".search-results img, .search-results iframe, .search-results script, .search-results svg").count()
+        == 0
+    )
     page.locator(".search-result .result-title a").first.click()
     page.wait_for_load_state("load")
     assert page.evaluate("() => window.__xss") is None

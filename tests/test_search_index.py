@@ -12,23 +12,22 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import REPO, build_site
 from lunr.builder import Builder
 from lunr.stemmer import PorterStemmer
-
-from conftest import EXAMPLE, REPO, build_site
 from search_support import node, read_views, run_node, write_files  # noqa: F401 - node is a fixture
-from sitegen.search import monolithic_index, session_payload
-from sitegen.search_index import (
+
+from sitegen.search.index import (
     FIELDS,
     STOP_WORDS,
     ChunkWeights,
     IndexState,
-    LunrJsStemmer,
     lunr_json,
     stem,
     tokens,
     utf16_key,
 )
+from sitegen.search.output import monolithic_index, session_payload
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 import gen_archive  # noqa: E402
@@ -114,8 +113,37 @@ def _vocabulary(limit: int = 25_000) -> list[str]:
                 continue
             if len(words) > limit * 3:
                 break
-    words.update(["key", "keys", "survey", "monkey", "try", "lay", "happy", "day", "toy", "sky", "yyy", "ayy", "employ", "deploy", "query", "queries", "sses", "ies", "ses", "sss",
-                  "eed", "eeds", "feed", "agreed", "seeds", "speed", "exceed"])
+    words.update(
+        [
+            "key",
+            "keys",
+            "survey",
+            "monkey",
+            "try",
+            "lay",
+            "happy",
+            "day",
+            "toy",
+            "sky",
+            "yyy",
+            "ayy",
+            "employ",
+            "deploy",
+            "query",
+            "queries",
+            "sses",
+            "ies",
+            "ses",
+            "sss",
+            "eed",
+            "eeds",
+            "feed",
+            "agreed",
+            "seeds",
+            "speed",
+            "exceed",
+        ]
+    )
     return sorted(words)[:: max(1, len(words) // limit)]
 
 
@@ -141,7 +169,14 @@ def test_stemming_fix_finds_words_in_the_browser(node, tmp_path):
 def _state_from_texts(texts: list[str], **options) -> IndexState:
     state = IndexState(**options)
     for n, text in enumerate(texts):
-        state.add(f"session {n}", "test-agent", "", "", f"sessions/s{n}.html", [("", "session", f"session {n}"), (f"e-{n}", "user", text)])
+        state.add(
+            f"session {n}",
+            "test-agent",
+            "",
+            "",
+            f"sessions/s{n}.html",
+            [("", "session", f"session {n}"), (f"e-{n}", "user", text)],
+        )
     return state
 
 
@@ -171,7 +206,9 @@ def test_chunks_are_in_utf16_order_and_astral_words_are_found(node, tmp_path):
     texts = ["xｆy here", "x𝐛y there", "𠀀𠀁 and 東京都", "emoji 🚦 next to wo😀rd"]
     state = _state_from_texts(texts, chunk_bytes=1)  # one term a chunk: every boundary is tested
     site = write_files(state.files(), tmp_path)
-    answer = run_node(node, {"op": "query", "site": str(site), "queries": ["xｆy", "x𝐛y", "𠀀𠀁", "東京都", "wo", "rd"]})
+    answer = run_node(
+        node, {"op": "query", "site": str(site), "queries": ["xｆy", "x𝐛y", "𠀀𠀁", "東京都", "wo", "rd"]}
+    )
     assert [[r["ref"] for r in q["top"]] for q in answer["results"]] == [[0], [1], [2], [2], [3], [3]]
 
 
@@ -225,8 +262,25 @@ def test_queries_with_punctuation_never_throw_and_find_code(node, tmp_path):
         "plain prose without code",
     ]
     site = write_files(_state_from_texts(texts).files(), tmp_path)
-    queries = ["std::vector", "application/json", "http://localhost:8080/api", "snake_case", "src/sitegen/build.py",
-               "title:foo", "foo:bar", "a^2", "~x", "+vector -array", "*", "-", ":", "\"unclosed", "vector~1", "", "   "]
+    queries = [
+        "std::vector",
+        "application/json",
+        "http://localhost:8080/api",
+        "snake_case",
+        "src/sitegen/build.py",
+        "title:foo",
+        "foo:bar",
+        "a^2",
+        "~x",
+        "+vector -array",
+        "*",
+        "-",
+        ":",
+        '"unclosed',
+        "vector~1",
+        "",
+        "   ",
+    ]
     answer = run_node(node, {"op": "query", "site": str(site), "queries": queries})
     found = {r["query"]: [t["ref"] for t in r["top"]] for r in answer["results"]}
     assert found["std::vector"] == [0]
@@ -237,18 +291,29 @@ def test_queries_with_punctuation_never_throw_and_find_code(node, tmp_path):
     assert found["+vector -array"] == [0]
     assert found["*"] == found["-"] == found[""] == []
     # lunr.js's own query parser throws on the first of these
-    script = "const lunr=require(process.argv[1]);const i=lunr(function(){this.field('b');this.add({id:1,b:'x'})});" \
-             "try{i.search('std::vector');console.log('ok')}catch(e){console.log(e.name)}"
+    script = (
+        "const lunr=require(process.argv[1]);const i=lunr(function(){this.field('b');this.add({id:1,b:'x'})});"
+        "try{i.search('std::vector');console.log('ok')}catch(e){console.log(e.name)}"
+    )
     import subprocess
 
-    out = subprocess.run([node, "-e", script, str(REPO / "static/vendor/lunr/lunr.min.js")], capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [node, "-e", script, str(REPO / "static/vendor/lunr/lunr.min.js")], capture_output=True, text=True
+    ).stdout
     assert out.strip() == "QueryParseError"
 
 
 def test_prefix_and_multiword_queries(node, tmp_path):
     texts = ["the tokenizer splits identifiers", "a token bucket limits requests", "tokens and buckets everywhere"]
     site = write_files(_state_from_texts(texts).files(), tmp_path)
-    answer = run_node(node, {"op": "query", "site": str(site), "queries": ["tok", "token", "token bucket", "tokenize", "identif", "bucket limits", "zzz"]})
+    answer = run_node(
+        node,
+        {
+            "op": "query",
+            "site": str(site),
+            "queries": ["tok", "token", "token bucket", "tokenize", "identif", "bucket limits", "zzz"],
+        },
+    )
     found = {r["query"]: sorted(t["ref"] for t in r["top"]) for r in answer["results"]}
     assert found["tok"] == [0, 1, 2]
     assert found["token"] == [0, 1, 2]  # exact "token", and "tokenizer", "tokens" by prefix/stem
@@ -310,7 +375,9 @@ def test_chunk_weights_match_lunr_py_builder_directly():
     builder = Builder()
     for name, boost in FIELDS:
         builder.field(name, boost)
-    for n, (t, b) in enumerate([(["a", "b"], ["a"] * 7 + ["c"] * 3), (["a", "c", "d"], ["c"] * 12), (["e"], ["a", "e"] * 4)]):
+    for n, (t, b) in enumerate(
+        [(["a", "b"], ["a"] * 7 + ["c"] * 3), (["a", "c", "d"], ["c"] * 12), (["e"], ["a", "e"] * 4)]
+    ):
         builder.add({"id": str(n), "title": t, "body": b})
     index = builder.build()
     for term, posting in index.inverted_index.items():
@@ -320,7 +387,18 @@ def test_chunk_weights_match_lunr_py_builder_directly():
             tfs = [builder.field_term_frequencies[f"{field}/{d}"][term] for d in docs]
             lengths = [builder.field_lengths[f"{field}/{d}"] for d in range(3)]
             got = weights.milli(field, weights.idf(df), docs, tfs, weights.norms(field, lengths))
-            want = [round(dict(zip(index.field_vectors[f"{field}/{d}"].elements[::2], index.field_vectors[f"{field}/{d}"].elements[1::2]))[posting["_index"]] * 1000) for d in docs]
+            want = [
+                round(
+                    dict(
+                        zip(
+                            index.field_vectors[f"{field}/{d}"].elements[::2],
+                            index.field_vectors[f"{field}/{d}"].elements[1::2],
+                        )
+                    )[posting["_index"]]
+                    * 1000
+                )
+                for d in docs
+            ]
             assert got == want, (term, field)
 
 
@@ -343,7 +421,16 @@ def _parity_queries(views) -> list[str]:
 def test_top_ten_equals_monolithic_lunr_index(generated, mono, chunked_site, node, tmp_path):
     (tmp_path / "mono.json").write_text(json.dumps(mono))
     queries = _parity_queries(generated)
-    answer = run_node(node, {"op": "query", "site": str(chunked_site), "queries": queries, "monolithic": str(tmp_path / "mono.json"), "top": 10})
+    answer = run_node(
+        node,
+        {
+            "op": "query",
+            "site": str(chunked_site),
+            "queries": queries,
+            "monolithic": str(tmp_path / "mono.json"),
+            "top": 10,
+        },
+    )
     assert answer["bounds"] > 50, "the archive should be split into many chunks"
     compared = 0
     for result in answer["results"]:
@@ -400,7 +487,7 @@ def test_parallel_sequential_and_incremental_builds_write_the_same_index(tmp_pat
 
 
 def test_forked_chunk_encoding_writes_the_same_files(generated, monkeypatch):
-    import sitegen.search_index as search_index
+    import sitegen.search.index as search_index
 
     monkeypatch.setattr(search_index, "FORK_POSTINGS", 0)
     serial = dict(state_of(generated, chunk_bytes=3000).files(jobs=1))

@@ -2,7 +2,6 @@
 
 import http.client
 import json
-import os
 import shutil
 import signal
 import socket
@@ -13,11 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import EXAMPLE
 
 from sitegen.config import SiteConfig
-from sitegen.serve import PreviewState, make_server, watch_loop
-
-from conftest import EXAMPLE
+from sitegen.serve.server import PreviewState, make_server, watch_loop
 
 AICS = EXAMPLE / "aics" / "rate-limiter.aics.json"
 
@@ -50,8 +48,10 @@ def live(tmp_path):
     state.rebuild(log=lambda line: None)
     server = make_server(state, port=0)
     stop = threading.Event()
-    threads = [threading.Thread(target=server.serve_forever, daemon=True),
-               threading.Thread(target=watch_loop, args=(state, stop, lambda line: None), daemon=True)]
+    threads = [
+        threading.Thread(target=server.serve_forever, daemon=True),
+        threading.Thread(target=watch_loop, args=(state, stop, lambda line: None), daemon=True),
+    ]
     for t in threads:
         t.start()
     time.sleep(0.3)  # let the watcher start
@@ -81,7 +81,9 @@ def test_gzip_downloads_are_served_as_gzip(live):
         resp = conn.getresponse()
         body = resp.read()
         conn.close()
-        assert resp.status == 200 and resp.getheader("Content-Type") == "application/gzip" and gzip.decompress(body), suffix
+        assert resp.status == 200 and resp.getheader("Content-Type") == "application/gzip" and gzip.decompress(body), (
+            suffix
+        )
 
 
 def test_reload_script_is_never_written_into_the_site(live, tmp_path):
@@ -96,7 +98,16 @@ def test_missing_page_gets_404_page(live):
     assert status == 404 and b"Page not found" in body
 
 
-@pytest.mark.parametrize("path", ["/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/static/..%2f..%2f..%2fetc%2fpasswd", "/static/%5c..%5c..%5cx", "/%00"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/../../etc/passwd",
+        "/%2e%2e/%2e%2e/etc/passwd",
+        "/static/..%2f..%2f..%2fetc%2fpasswd",
+        "/static/%5c..%5c..%5cx",
+        "/%00",
+    ],
+)
 def test_traversal_is_refused(live, path):
     _, _, port = live
     status, body = get(port, path)
@@ -136,8 +147,11 @@ def test_a_new_file_in_the_archive_reaches_the_page_and_fires_reload(live):
     doc = json.loads(AICS.read_text())
     doc["log"]["sessions"][0]["id"] = "new-session-from-test"
     doc["log"]["sessions"][0]["title"] = "Freshly written session"
-    event = read_event(port, lambda: (archive / "new.aics.json").write_text(json.dumps(doc)),
-                       until=lambda e: "sessions/aics-new-session-from-test.html" in (e["changed"] or []))
+    event = read_event(
+        port,
+        lambda: (archive / "new.aics.json").write_text(json.dumps(doc)),
+        until=lambda e: "sessions/aics-new-session-from-test.html" in (e["changed"] or []),
+    )
     assert event["failed"] is None and "index.html" in event["changed"]
     status, body = get(port, "/")
     assert b"Freshly written session" in body
@@ -147,8 +161,13 @@ def test_a_new_file_in_the_archive_reaches_the_page_and_fires_reload(live):
 
 def test_problems_show_and_clear(live):
     archive, state, port = live
-    event = read_event(port, lambda: (archive / "broken.aics.json").write_text('{"version": "1.0", "creator": {"name": "x"}, "log": {"sessions": [}'),
-                       until=lambda e: e["problem_count"] >= 1)
+    event = read_event(
+        port,
+        lambda: (archive / "broken.aics.json").write_text(
+            '{"version": "1.0", "creator": {"name": "x"}, "log": {"sessions": [}'
+        ),
+        until=lambda e: e["problem_count"] >= 1,
+    )
     assert any("broken.aics.json" in p for p in event["problems"])
     event = read_event(port, lambda: (archive / "broken.aics.json").unlink(), until=lambda e: e["problem_count"] == 0)
     assert event["failed"] is None
@@ -176,7 +195,12 @@ def test_overlay_in_the_browser(live, page):
 
 
 def test_ctrl_c_stops_cleanly(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "sitegen.cli", "serve", str(EXAMPLE), "--port", "0"], stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sitegen.cli", "serve", str(EXAMPLE), "--port", "0"],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     line = ""
     deadline = time.monotonic() + 30
     while "serving" not in line and time.monotonic() < deadline:

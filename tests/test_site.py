@@ -8,13 +8,13 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
-
-from sitegen.cli import main
-from sitegen.enrich import build_view, walk
-from sitegen.readers import Problems, discover
-from sitegen.redact import Redactor
-
 from conftest import EXAMPLE, build_site
+
+from sitegen.analyze.redact import Redactor
+from sitegen.cli import main
+from sitegen.model import Problems, walk
+from sitegen.readers import discover
+from sitegen.site.view import build_view
 
 
 def read_all(archive: Path):
@@ -93,7 +93,9 @@ def test_links_are_relative_and_resolve(example_site):
                     continue
                 parts = urlsplit(url)
                 if tag != "a":
-                    assert not parts.scheme and not url.startswith("/"), f"{page.name}: external or absolute asset {url}"
+                    assert not parts.scheme and not url.startswith("/"), (
+                        f"{page.name}: external or absolute asset {url}"
+                    )
                 if parts.scheme or url.startswith("#"):
                     continue
                 assert not url.startswith("/"), f"{page.name}: absolute link {url} breaks under a project path"
@@ -107,7 +109,10 @@ def test_site_has_pages_files_and_no_cdn(example_site):
     assert parse(site / "404.html").find("h1").get_text() == "Page not found"
     assert (site / "static" / "style.css").is_file() and (site / "static" / "pygments.css").is_file()
     css = (site / "static" / "pygments.css").read_text()
-    assert "prefers-color-scheme: dark" in css and "prefers-color-scheme: dark" in (site / "static" / "style.css").read_text()
+    assert (
+        "prefers-color-scheme: dark" in css
+        and "prefers-color-scheme: dark" in (site / "static" / "style.css").read_text()
+    )
 
 
 def test_permalinks_point_at_their_own_event(example_site):
@@ -137,8 +142,11 @@ def test_cli_prints_one_summary_line(tmp_path):
 
 
 def snapshot(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): hashlib.sha1(p.read_bytes()).hexdigest() + str(p.stat().st_mtime_ns) for p in root.rglob("*") if p.is_file()} | {
-        str(p.relative_to(root)) + "/": "" for p in root.rglob("*") if p.is_dir()}
+    return {
+        str(p.relative_to(root)): hashlib.sha1(p.read_bytes()).hexdigest() + str(p.stat().st_mtime_ns)
+        for p in root.rglob("*")
+        if p.is_file()
+    } | {str(p.relative_to(root)) + "/": "" for p in root.rglob("*") if p.is_dir()}
 
 
 def test_build_never_writes_inside_the_input(tmp_path):
@@ -166,7 +174,7 @@ def test_a_build_that_dies_midway_leaves_the_previous_site(tmp_path, monkeypatch
     out = tmp_path / "site"
     build_site(EXAMPLE, out)
     before = snapshot(out)
-    import sitegen.writer as writer_module
+    import sitegen.site.writer as writer_module
 
     def explode(*args, **kwargs):
         raise RuntimeError("disk on fire")

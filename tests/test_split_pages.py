@@ -6,16 +6,17 @@ and an old link to part 1 that lands on the part holding its event."""
 from __future__ import annotations
 
 import base64
-import os
 import json
+import os
 import re
 import zlib
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-
-from conftest import build_site, follow_link as follow, parse_html as parse
+from conftest import build_site
+from conftest import follow_link as follow
+from conftest import parse_html as parse
 
 SID = "5151aaaa-0000-4000-8000-000000000001"
 SESSION_ID = f"claude_code-{SID}"
@@ -38,11 +39,20 @@ class _Lines:
 
     def add(self, rec: dict) -> None:
         n = len(self.records)
-        env = {"sessionId": SID, "cwd": "/home/dev/big", "gitBranch": "main", "version": "2.1.39", "userType": "external",
-               "isSidechain": self.agent is not None, **({"agentId": self.agent} if self.agent else {})}
+        env = {
+            "sessionId": SID,
+            "cwd": "/home/dev/big",
+            "gitBranch": "main",
+            "version": "2.1.39",
+            "userType": "external",
+            "isSidechain": self.agent is not None,
+            **({"agentId": self.agent} if self.agent else {}),
+        }
         uuid = f"{self.prefix}-0000-4000-8000-{n:012d}"
         parent = self.records[-1]["uuid"] if self.records else None
-        self.records.append({**env, "uuid": uuid, "parentUuid": parent, "timestamp": self.clock.strftime("%Y-%m-%dT%H:%M:%SZ"), **rec})
+        self.records.append(
+            {**env, "uuid": uuid, "parentUuid": parent, "timestamp": self.clock.strftime("%Y-%m-%dT%H:%M:%SZ"), **rec}
+        )
         self.clock += timedelta(minutes=1)
 
     def write(self, path: Path) -> None:
@@ -55,12 +65,23 @@ def _user(text: str) -> dict:
 
 
 def _assistant(key: str, content: list[dict]) -> dict:
-    return {"type": "assistant", "message": {"id": f"msg_{key}", "model": "claude-test", "role": "assistant", "content": content,
-                                             "usage": {"input_tokens": 10, "output_tokens": 5}}}
+    return {
+        "type": "assistant",
+        "message": {
+            "id": f"msg_{key}",
+            "model": "claude-test",
+            "role": "assistant",
+            "content": content,
+            "usage": {"input_tokens": 10, "output_tokens": 5},
+        },
+    }
 
 
 def _result(tool_id: str, output: str, extra: dict | None = None) -> dict:
-    rec = {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_id, "content": output}]}}
+    rec = {
+        "type": "user",
+        "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_id, "content": output}]},
+    }
     if extra:
         rec["toolUseResult"] = extra
     return rec
@@ -69,7 +90,7 @@ def _result(tool_id: str, output: str, extra: dict | None = None) -> dict:
 def write_session(archive: Path, rounds: int, mention_round: int | None = None) -> Path:
     """One Claude Code session of ``rounds`` rounds (user, assistant, a Bash call and its output),
     a sub-agent every seventh round, the repository's remote in round 0 and a commit mentioned in ``mention_round``."""
-    start = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
     main = _Lines(start, SID[:8])
     folder = archive / "-home-dev-big"
     for i in range(rounds):
@@ -79,19 +100,47 @@ def write_session(archive: Path, rounds: int, mention_round: int | None = None) 
             said += f"Fixed in commit {SHA}."
         main.add(_assistant(f"{i}a", [{"type": "text", "text": said}]))
         command = "git remote -v" if i == 0 else f"pytest -q tests/test_round_{i}.py"
-        output = "origin\tgit@github.com:acme/big.git (fetch)\n" if i == 0 else "".join(f"tests/test_round_{i}.py::test_{k} PASSED\n" for k in range(40))
-        main.add(_assistant(f"{i}b", [{"type": "tool_use", "id": f"toolu_{i}", "name": "Bash", "input": {"command": command}}]))
+        output = (
+            "origin\tgit@github.com:acme/big.git (fetch)\n"
+            if i == 0
+            else "".join(f"tests/test_round_{i}.py::test_{k} PASSED\n" for k in range(40))
+        )
+        main.add(
+            _assistant(
+                f"{i}b", [{"type": "tool_use", "id": f"toolu_{i}", "name": "Bash", "input": {"command": command}}]
+            )
+        )
         main.add(_result(f"toolu_{i}", output))
         if i % 7 == 3:
             aid = f"a{i:07d}"
-            main.add(_assistant(f"{i}t", [{"type": "tool_use", "id": f"toolu_task_{i}", "name": "Task", "input": {"description": f"Check round {i}", "prompt": "Look around."}}]))
+            main.add(
+                _assistant(
+                    f"{i}t",
+                    [
+                        {
+                            "type": "tool_use",
+                            "id": f"toolu_task_{i}",
+                            "name": "Task",
+                            "input": {"description": f"Check round {i}", "prompt": "Look around."},
+                        }
+                    ],
+                )
+            )
             agent = _Lines(main.clock, f"{aid[:8]}", agent=aid)
             agent.add(_user("Look around."))
             agent.add(_assistant(f"{i}s1", [{"type": "text", "text": f"Sub-agent of round {i}: " + FILLER * 3}]))
-            agent.add(_assistant(f"{i}s2", [{"type": "tool_use", "id": f"toolu_sub_{i}", "name": "Bash", "input": {"command": "ls"}}]))
+            agent.add(
+                _assistant(
+                    f"{i}s2", [{"type": "tool_use", "id": f"toolu_sub_{i}", "name": "Bash", "input": {"command": "ls"}}]
+                )
+            )
             agent.add(_result(f"toolu_sub_{i}", "README.md\nsrc\ntests\n"))
             agent.write(folder / SID / "subagents" / f"agent-{aid}.jsonl")
-            (folder / SID / "subagents" / f"agent-{aid}.meta.json").write_text(json.dumps({"agentType": "general-purpose", "description": f"Check round {i}", "toolUseId": f"toolu_task_{i}"}))
+            (folder / SID / "subagents" / f"agent-{aid}.meta.json").write_text(
+                json.dumps(
+                    {"agentType": "general-purpose", "description": f"Check round {i}", "toolUseId": f"toolu_task_{i}"}
+                )
+            )
             main.add(_result(f"toolu_task_{i}", "Done.", {"agentId": aid, "status": "completed"}))
     main.write(folder / f"{SID}.jsonl")
     return archive
@@ -112,9 +161,10 @@ def event_ids(page: Path) -> list[str]:
 
 def expected_anchors(archive: Path) -> set[str]:
     """Every event's anchor, from the model the build reads (redacted as the build does)."""
-    from sitegen.enrich import build_view
-    from sitegen.readers import Problems, discover
-    from sitegen.redact import Redactor
+    from sitegen.analyze.redact import Redactor
+    from sitegen.model import Problems
+    from sitegen.readers import discover
+    from sitegen.site.view import build_view
 
     problems = Problems(archive)
     claim = next(c for c in discover(archive, problems).claims if c.reader.name == "claude_code")
@@ -179,7 +229,9 @@ def test_headers_and_pagers(split_site):
         assert script == (site / "sessions" / SESSION_ID / "parts.js").resolve()
         for nav in navs:
             listed = [follow(page, a["href"])[0] for a in nav.select(".pager-list a")]
-            assert listed == [p.resolve() for i, p in enumerate(pages, 1) if i != number], "the list links every other part, in order"
+            assert listed == [p.resolve() for i, p in enumerate(pages, 1) if i != number], (
+                "the list links every other part, in order"
+            )
             assert nav.select_one("[aria-current=page]").get_text() == f"Part {number}"
             prev, nxt = nav.select_one("a.pager-prev"), nav.select_one("a.pager-next")
             assert (prev is None) == (number == 1) and (nxt is None) == (number == len(pages))
@@ -197,7 +249,9 @@ def test_every_link_to_an_event_lands_on_it(split_site):
     strip = 0
     for page in part_files(site):
         for a in parse(page).select("a[href*='#e-']"):
-            target, fragment = follow(page, a["href"]) if not a["href"].startswith("#") else (page.resolve(), a["href"][1:])
+            target, fragment = (
+                follow(page, a["href"]) if not a["href"].startswith("#") else (page.resolve(), a["href"][1:])
+            )
             assert fragment in ids[target], f"{page.name}: {a['href']} does not land on its event"
             strip += bool(a.find_parent("svg"))
     assert strip > 10, "the time strip links events on every part"
@@ -263,7 +317,9 @@ def test_search_results_open_the_part_that_holds_the_event(split_site):
 
 def test_a_ref_mention_links_the_part_with_its_event(split_site):
     _, site = split_site
-    ref = next(p for p in (site / "refs").rglob("*.html") if p.parent.name == "commit" and SHA[:7] in p.read_text("utf-8"))
+    ref = next(
+        p for p in (site / "refs").rglob("*.html") if p.parent.name == "commit" and SHA[:7] in p.read_text("utf-8")
+    )
     links = parse(ref).select("a.mention")
     assert links
     for a in links:
@@ -315,7 +371,7 @@ def _files(root: Path) -> dict[str, bytes]:
 def test_a_forked_helper_renders_half_the_parts_and_the_exports(tmp_path, monkeypatch):
     """A split session is built by two processes (work._Helper); the site is the one a single
     process builds, and a helper that dies leaves no gap: its share is done again."""
-    from sitegen import work
+    from sitegen.build import worker as work
 
     archive = tmp_path / "archive"
     write_session(archive, rounds=40, mention_round=7)

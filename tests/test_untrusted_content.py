@@ -1,12 +1,9 @@
 """Session text is untrusted: nothing from a session may run in the published site."""
 
-from pathlib import Path
-
 import pytest
 from bs4 import BeautifulSoup
-
 from conftest import build_site
-from xss_archive import PAYLOAD, write
+from xss_archive import write
 
 DANGEROUS_SCHEMES = ("javascript:", "vbscript:", "data:text", "data:application")
 
@@ -31,10 +28,23 @@ def test_no_markup_from_a_session_survives(xss_site):
     for page in site.rglob("*.html"):
         doc = BeautifulSoup(page.read_text("utf-8"), "html.parser")
         for script in doc.find_all("script"):
-            assert script.get("src", "").endswith(".js") and "static/" in script["src"] and not script.string, f"{page.name}: foreign script"
+            assert script.get("src", "").endswith(".js") and "static/" in script["src"] and not script.string, (
+                f"{page.name}: foreign script"
+            )
         for svg in doc.select("svg.chart-svg"):  # our build-time charts: only these shapes, text escaped
-            assert {el.name for el in svg.find_all(True)} <= {"title", "desc", "g", "a", "rect", "line", "text"}, f"{page.name}: unexpected element in a chart"
-        for selector in ("iframe", "svg:not(.chart-svg)", "object", "embed", "body style", "form:not([data-filters]):not([data-site-search]):not([data-search-form])", "base", "meta[http-equiv=refresh]"):
+            assert {el.name for el in svg.find_all(True)} <= {"title", "desc", "g", "a", "rect", "line", "text"}, (
+                f"{page.name}: unexpected element in a chart"
+            )
+        for selector in (
+            "iframe",
+            "svg:not(.chart-svg)",
+            "object",
+            "embed",
+            "body style",
+            "form:not([data-filters]):not([data-site-search]):not([data-search-form])",
+            "base",
+            "meta[http-equiv=refresh]",
+        ):
             assert not doc.select(selector), f"{page.name}: {selector} from session content"
         for el in doc.find_all(True):
             for attr, value in el.attrs.items():

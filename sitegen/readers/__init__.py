@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
 
-from .base import Problems, Reader, iter_jsonl, load_json, parse_time, sniff
+from sitegen.model import Problems
+from sitegen.readers.base import Reader, iter_jsonl, load_json, parse_time, sniff
 
 __all__ = ["Problems", "Reader", "registry", "discover", "Claim", "iter_jsonl", "load_json", "parse_time", "sniff"]
 
@@ -34,7 +35,23 @@ READER_MODULES = (
 )
 
 # Files that are never sessions and not worth a warning.
-_QUIET_SUFFIXES = {".md", ".txt", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".html", ".css", ".js", ".toml", ".yaml", ".yml", ".lock", ".log"}
+_QUIET_SUFFIXES = {
+    ".md",
+    ".txt",
+    ".png",
+    ".jpg",
+    ".jpeg",
+    ".gif",
+    ".svg",
+    ".html",
+    ".css",
+    ".js",
+    ".toml",
+    ".yaml",
+    ".yml",
+    ".lock",
+    ".log",
+}
 _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".sessite-cache"}
 
 
@@ -66,8 +83,13 @@ def _companions(reader: Reader, path: Path) -> tuple[Path, ...]:
     return tuple(fn(path)) if fn else ()
 
 
-def discover(root: Path | Sequence[Path], problems: Problems, readers: tuple[Reader, ...] | None = None,
-             include: Sequence[str] = (), exclude: Sequence[str] = ()) -> DiscoveryResult:
+def discover(
+    root: Path | Sequence[Path],
+    problems: Problems,
+    readers: tuple[Reader, ...] | None = None,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+) -> DiscoveryResult:
     """Find every session source under ``root`` (a folder or a single file, or several of them).
 
     ``include``/``exclude``: globs matched against each source's path relative to
@@ -99,9 +121,13 @@ def discover(root: Path | Sequence[Path], problems: Problems, readers: tuple[Rea
         return result
     dir_readers = [r for r in readers if r.claims_directories]
     consumed: set[Path] = set()
-    for dirpath, dirnames, filenames in os.walk(root, onerror=lambda e: problems.add(e.filename or root, None, f"cannot list: {e.strerror}", "discover")):
+    for dirpath, dirnames, filenames in os.walk(
+        root, onerror=lambda e: problems.add(e.filename or root, None, f"cannot list: {e.strerror}", "discover")
+    ):
         here = Path(dirpath)
-        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith(".") and not keep.excludes(here / d))
+        dirnames[:] = sorted(
+            d for d in dirnames if d not in _SKIP_DIRS and not d.startswith(".") and not keep.excludes(here / d)
+        )
         claimed = next((r for r in dir_readers if r.detect(here)), None)
         if claimed is not None and not keep.allows(here):
             consumed.update(_companions(claimed, here))  # a filtered-out folder source: its files are not offered alone
@@ -168,7 +194,9 @@ class SourceFilter:
         return not self.include or self._matches(rel, self.include)
 
 
-def _offer_file(path: Path, readers: tuple[Reader, ...], result: DiscoveryResult, problems: Problems, consumed: set[Path]) -> None:
+def _offer_file(
+    path: Path, readers: tuple[Reader, ...], result: DiscoveryResult, problems: Problems, consumed: set[Path]
+) -> None:
     if not path.is_file():
         return
     for reader in readers:

@@ -10,11 +10,12 @@ from __future__ import annotations
 import difflib
 import json
 import sqlite3
+from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-from .base import decode_bytes
+from sitegen.readers.base import decode_bytes
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 # Beyond this many lines a diff is written as plain removal + addition (difflib is quadratic).

@@ -9,12 +9,13 @@ rules are reported as problems, never raised.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-from ..exports import is_sessite_aics, read_aics_session
-from ..model import Block, Event, GitRefs, Kind, Session, SourceRef, ToolCategory, make_session_id
-from .base import Problems, as_text, load_json, parse_time, sniff
+from sitegen.interchange.exports import is_sessite_aics, read_aics_session
+from sitegen.model import Block, Event, GitRefs, Kind, Problems, Session, SourceRef, ToolCategory, make_session_id
+from sitegen.readers.base import as_text, load_json, parse_time, sniff
 
 SUPPORTED_VERSIONS = {"1.0", "1.0.0"}
 _ROLE_KIND = {"user": Kind.USER, "assistant": Kind.ASSISTANT, "system": Kind.SYSTEM}
@@ -46,7 +47,11 @@ class AicsReader:
         if not isinstance(sessions, list):
             problems.add(path, None, "AICS: log.sessions is missing or not an array")
             return
-        browser = (log.get("browser") or doc.get("browser") or {}) if isinstance(log.get("browser") or doc.get("browser") or {}, dict) else {}
+        browser = (
+            (log.get("browser") or doc.get("browser") or {})
+            if isinstance(log.get("browser") or doc.get("browser") or {}, dict)
+            else {}
+        )
         creator = doc.get("creator") if isinstance(doc.get("creator"), dict) else {}
         for index, raw in enumerate(sessions):
             if not isinstance(raw, dict):
@@ -58,12 +63,20 @@ class AicsReader:
                 yield _session(raw, index, path, problems, browser, creator)
 
 
-def _sessite_session(raw: dict[str, Any], index: int, path: Path, problems: Problems, browser: dict, creator: dict) -> Session:
+def _sessite_session(
+    raw: dict[str, Any], index: int, path: Path, problems: Problems, browser: dict, creator: dict
+) -> Session:
     """A session sessite exported: its extension (metadata.sessite) gives back every field."""
     try:
-        return read_aics_session(raw, path, problems, lambda m, where, i: _message_events(m, f"sessions[{index}].{where}", i, path, problems))
+        return read_aics_session(
+            raw, path, problems, lambda m, where, i: _message_events(m, f"sessions[{index}].{where}", i, path, problems)
+        )
     except Exception as exc:  # noqa: BLE001 - a damaged extension: read the plain AICS
-        problems.add(path, None, f"AICS: sessions[{index}]: sessite extension unreadable ({type(exc).__name__}: {exc}); read as plain AICS")
+        problems.add(
+            path,
+            None,
+            f"AICS: sessions[{index}]: sessite extension unreadable ({type(exc).__name__}: {exc}); read as plain AICS",
+        )
         return _session(raw, index, path, problems, browser, creator)
 
 
@@ -126,13 +139,20 @@ def _session(raw: dict[str, Any], index: int, path: Path, problems: Problems, br
         ended=parse_time(raw.get("updatedAt")) or (max(timestamps) if timestamps else None),
         project=project if isinstance(project, str) else None,
         models=tuple(models),
-        git=GitRefs(*(tuple(str(x) for x in refs.get(k, []) if x) if isinstance(refs.get(k), list) else () for k in ("branches", "commits", "issues", "tags", "repos"))),
+        git=GitRefs(
+            *(
+                tuple(str(x) for x in refs.get(k, []) if x) if isinstance(refs.get(k), list) else ()
+                for k in ("branches", "commits", "issues", "tags", "repos")
+            )
+        ),
         events=tuple(events),
         meta=meta,
     )
 
 
-def _message_events(message: dict[str, Any], where: str, mindex: int, path: Path, problems: Problems) -> Iterator[Event]:
+def _message_events(
+    message: dict[str, Any], where: str, mindex: int, path: Path, problems: Problems
+) -> Iterator[Event]:
     mid = str(message.get("id") or f"m{mindex}")
     if not message.get("id"):
         problems.add(path, None, f"AICS: {where} has no 'id'")
@@ -160,7 +180,14 @@ def _message_events(message: dict[str, Any], where: str, mindex: int, path: Path
         for step in thinking.get("steps") or []:
             parts.append(f"- {as_text(step)}")
         tmeta = {k: thinking[k] for k in ("tokensUsed", "durationMs", "metadata") if thinking.get(k)}
-        yield Event(id=f"{mid}-thinking", kind=Kind.THINKING, timestamp=ts, text="\n\n".join(p for p in parts if p), model=model, meta=tmeta)
+        yield Event(
+            id=f"{mid}-thinking",
+            kind=Kind.THINKING,
+            timestamp=ts,
+            text="\n\n".join(p for p in parts if p),
+            model=model,
+            meta=tmeta,
+        )
 
     text_parts: list[str] = []
     blocks: list[Block] = []
@@ -180,7 +207,9 @@ def _message_events(message: dict[str, Any], where: str, mindex: int, path: Path
             pending.append(Event(id=pid, kind=Kind.THINKING, timestamp=ts, text=text or as_text(data), model=model))
         elif ptype == "code":
             lang = (data or {}).get("language") if isinstance(data, dict) else None
-            blocks.append(Block("code", text=text or as_text(data), language=lang or _lang_from_mime(part.get("mimeType"))))
+            blocks.append(
+                Block("code", text=text or as_text(data), language=lang or _lang_from_mime(part.get("mimeType")))
+            )
         elif ptype == "image":
             uri = text if text.startswith(("http:", "https:", "data:")) else None
             if part.get("encoding") == "base64" and text and not uri:
@@ -188,19 +217,45 @@ def _message_events(message: dict[str, Any], where: str, mindex: int, path: Path
             blocks.append(Block("image", uri=uri, mime=part.get("mimeType"), title=part.get("comment")))
         elif ptype == "tool_call":
             name, args, call_id = _tool_fields(data, text)
-            pending.append(Event(id=pid, kind=Kind.TOOL_CALL, timestamp=ts, tool_name=name, tool_input=args, category=ToolCategory.OTHER, call_id=call_id, text="" if args is not None else text, model=model))
+            pending.append(
+                Event(
+                    id=pid,
+                    kind=Kind.TOOL_CALL,
+                    timestamp=ts,
+                    tool_name=name,
+                    tool_input=args,
+                    category=ToolCategory.OTHER,
+                    call_id=call_id,
+                    text="" if args is not None else text,
+                    model=model,
+                )
+            )
         elif ptype == "tool_result":
             _, _, call_id = _tool_fields(data, text)
-            output = text or as_text((data or {}).get("output") if isinstance(data, dict) and "output" in data else data)
-            is_error = bool(isinstance(data, dict) and (data.get("is_error") or data.get("isError") or data.get("error")))
-            pending.append(Event(id=pid, kind=Kind.TOOL_RESULT, timestamp=ts, text=output, call_id=call_id, is_error=is_error))
+            output = text or as_text(
+                (data or {}).get("output") if isinstance(data, dict) and "output" in data else data
+            )
+            is_error = bool(
+                isinstance(data, dict) and (data.get("is_error") or data.get("isError") or data.get("error"))
+            )
+            pending.append(
+                Event(id=pid, kind=Kind.TOOL_RESULT, timestamp=ts, text=output, call_id=call_id, is_error=is_error)
+            )
         else:
             problems.add(path, None, f"AICS: {where}.content[{pindex}] has unknown type {ptype!r}; shown as raw JSON")
             pending.append(Event(id=pid, kind=Kind.UNKNOWN, timestamp=ts, title=f"AICS content {ptype!r}", raw=part))
 
     if text_parts or blocks:
         kind = Kind.TOOL_RESULT if role == "tool" else base_kind
-        yield Event(id=mid, kind=kind, timestamp=ts, text="\n\n".join(text_parts), blocks=tuple(blocks), model=model if kind == Kind.ASSISTANT else None, meta=meta)
+        yield Event(
+            id=mid,
+            kind=kind,
+            timestamp=ts,
+            text="\n\n".join(text_parts),
+            blocks=tuple(blocks),
+            model=model if kind == Kind.ASSISTANT else None,
+            meta=meta,
+        )
     elif meta:
         pending.insert(0, Event(id=mid, kind=base_kind, timestamp=ts, meta=meta))
     yield from pending
@@ -218,19 +273,45 @@ def _mcp_events(mcp: dict[str, Any], mid: str, ts: Any) -> Iterator[Event]:
         meta = {"mcp": True}
         if tool.get("description"):
             meta["description"] = tool["description"]
-        yield Event(id=call_id, kind=Kind.TOOL_CALL, timestamp=ts, tool_name=str(tool.get("name") or "mcp tool"), tool_input=tool.get("input"), category=ToolCategory.OTHER, call_id=call_id, meta=meta)
+        yield Event(
+            id=call_id,
+            kind=Kind.TOOL_CALL,
+            timestamp=ts,
+            tool_name=str(tool.get("name") or "mcp tool"),
+            tool_input=tool.get("input"),
+            category=ToolCategory.OTHER,
+            call_id=call_id,
+            meta=meta,
+        )
         if "output" in tool:
-            yield Event(id=f"{call_id}-out", kind=Kind.TOOL_RESULT, timestamp=ts, text=as_text(tool.get("output")), call_id=call_id)
+            yield Event(
+                id=f"{call_id}-out",
+                kind=Kind.TOOL_RESULT,
+                timestamp=ts,
+                text=as_text(tool.get("output")),
+                call_id=call_id,
+            )
     resources = [r for r in mcp.get("resources") or [] if isinstance(r, dict)]
     prompts = [p for p in mcp.get("prompts") or [] if isinstance(p, dict)]
     if resources or prompts or mcp.get("metadata"):
-        blocks = [Block("reference", uri=str(r.get("uri") or ""), mime=r.get("mimeType"), title=r.get("name") or r.get("description"), data={k: r[k] for k in ("description", "metadata") if r.get(k)} or None) for r in resources]
+        blocks = [
+            Block(
+                "reference",
+                uri=str(r.get("uri") or ""),
+                mime=r.get("mimeType"),
+                title=r.get("name") or r.get("description"),
+                data={k: r[k] for k in ("description", "metadata") if r.get(k)} or None,
+            )
+            for r in resources
+        ]
         for prompt in prompts:
             blocks.append(Block("json", title=f"MCP prompt {prompt.get('name', '')}", data=prompt))
         meta = {"mcp.version": mcp["version"]} if mcp.get("version") else {}
         if mcp.get("metadata"):
             meta["mcp.metadata"] = mcp["metadata"]
-        yield Event(id=f"{mid}-mcp", kind=Kind.SYSTEM, timestamp=ts, title="MCP context", blocks=tuple(blocks), meta=meta)
+        yield Event(
+            id=f"{mid}-mcp", kind=Kind.SYSTEM, timestamp=ts, title="MCP context", blocks=tuple(blocks), meta=meta
+        )
 
 
 def _tool_fields(data: Any, text: str) -> tuple[str, Any, str | None]:

@@ -16,14 +16,15 @@ are kept in the details, unknown block kinds become UNKNOWN events.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from ..model import Block, Event, Kind, Session, SourceRef, ToolCategory, Usage, make_session_id
-from ._util import Ids, maybe_json, obj, opt_int, project_of, text_of, to_int, unified_diff
-from .base import Problems, as_text, load_json, parse_time, sniff
+from sitegen.model import Block, Event, Kind, Problems, Session, SourceRef, ToolCategory, Usage, make_session_id
+from sitegen.readers._util import Ids, maybe_json, obj, opt_int, project_of, text_of, to_int, unified_diff
+from sitegen.readers.base import as_text, load_json, parse_time, sniff
 
 NAME = "amp"
 AGENT = "amp"
@@ -108,7 +109,9 @@ def _thread(doc: dict[str, Any], path: Path, problems: Problems) -> Session:
 
     env = obj(doc.get("env"))
     initial = obj(env.get("initial"))
-    trees = [t for t in initial.get("trees") or [] if isinstance(t, dict)] if isinstance(initial.get("trees"), list) else []
+    trees = (
+        [t for t in initial.get("trees") or [] if isinstance(t, dict)] if isinstance(initial.get("trees"), list) else []
+    )
     cwd = _file_path(text_of(trees[0].get("uri"))) if trees else None
     meta: dict[str, Any] = {}
     if doc.get("v") is not None:
@@ -148,35 +151,66 @@ def _file_path(uri: str | None) -> str | None:
     return uri
 
 
-def _message_events(message: dict[str, Any], index: int, where: str, path: Path, problems: Problems, ids: Ids, last_ts: Any) -> tuple[list[Event], str | None, Any, float]:
+def _message_events(
+    message: dict[str, Any], index: int, where: str, path: Path, problems: Problems, ids: Ids, last_ts: Any
+) -> tuple[list[Event], str | None, Any, float]:
     role = message.get("role")
     mid = message.get("messageId")
-    base = f"m{mid}" if isinstance(mid, int) and not isinstance(mid, bool) else (str(mid) if isinstance(mid, str) and mid else f"m{index}")
+    base = (
+        f"m{mid}"
+        if isinstance(mid, int) and not isinstance(mid, bool)
+        else (str(mid) if isinstance(mid, str) and mid else f"m{index}")
+    )
     usage_raw = obj(message.get("usage"))
     meta_raw = obj(message.get("meta"))
-    ts = parse_time(meta_raw.get("sentAt")) or parse_time(usage_raw.get("timestamp")) or parse_time(message.get("timestamp"))
+    ts = (
+        parse_time(meta_raw.get("sentAt"))
+        or parse_time(usage_raw.get("timestamp"))
+        or parse_time(message.get("timestamp"))
+    )
     model = text_of(usage_raw.get("model"))
     content = message.get("content")
     if isinstance(content, str):
         content = [{"type": "text", "text": content}]
     if role not in ("user", "assistant") or not isinstance(content, list):
-        problems.add(path, None, f"amp: {where} has role {role!r} and content of type {type(content).__name__}; shown as raw JSON")
-        return [Event(id=ids.take(base), kind=Kind.UNKNOWN, timestamp=ts or last_ts, title="Amp message", raw=message)], None, ts, 0.0
+        problems.add(
+            path,
+            None,
+            f"amp: {where} has role {role!r} and content of type {type(content).__name__}; shown as raw JSON",
+        )
+        return (
+            [Event(id=ids.take(base), kind=Kind.UNKNOWN, timestamp=ts or last_ts, title="Amp message", raw=message)],
+            None,
+            ts,
+            0.0,
+        )
     ts_shown = ts or last_ts
     kind = Kind.USER if role == "user" else Kind.ASSISTANT
     events: list[Event] = []
     for bindex, block in enumerate(content):
         bid = f"{base}-{bindex}"
         if not isinstance(block, dict):
-            events.append(Event(id=ids.take(bid), kind=Kind.UNKNOWN, timestamp=ts_shown, title="Amp content block", raw=block))
+            events.append(
+                Event(id=ids.take(bid), kind=Kind.UNKNOWN, timestamp=ts_shown, title="Amp content block", raw=block)
+            )
             continue
         btype = block.get("type")
         if btype == "text":
-            events.append(Event(id=ids.take(bid), kind=kind, timestamp=ts_shown, text=as_text(block.get("text")), model=model if kind == Kind.ASSISTANT else None))
+            events.append(
+                Event(
+                    id=ids.take(bid),
+                    kind=kind,
+                    timestamp=ts_shown,
+                    text=as_text(block.get("text")),
+                    model=model if kind == Kind.ASSISTANT else None,
+                )
+            )
         elif btype in ("thinking", "redacted_thinking"):
             text = as_text(block.get("thinking")) if btype == "thinking" else "(redacted thinking)"
             meta = {"provider": block["provider"]} if text_of(block.get("provider")) else {}
-            events.append(Event(id=ids.take(bid), kind=Kind.THINKING, timestamp=ts_shown, text=text, model=model, meta=meta))
+            events.append(
+                Event(id=ids.take(bid), kind=Kind.THINKING, timestamp=ts_shown, text=text, model=model, meta=meta)
+            )
         elif btype == "tool_use":
             events.append(_tool_call(block, bid, ts_shown, model, ids))
         elif btype == "tool_result":
@@ -185,16 +219,25 @@ def _message_events(message: dict[str, Any], index: int, where: str, path: Path,
             events.append(Event(id=ids.take(bid), kind=kind, timestamp=ts_shown, blocks=(_image(block),)))
         else:
             problems.add(path, None, f"amp: {where}.content[{bindex}] has unknown type {btype!r}; shown as raw JSON")
-            events.append(Event(id=ids.take(bid), kind=Kind.UNKNOWN, timestamp=ts_shown, title=f"Amp block {btype!r}", raw=block))
+            events.append(
+                Event(id=ids.take(bid), kind=Kind.UNKNOWN, timestamp=ts_shown, title=f"Amp block {btype!r}", raw=block)
+            )
 
     extra: dict[str, Any] = {}
     state = obj(message.get("state"))
-    if state and (state.get("type") not in (None, "complete") or state.get("stopReason") not in (None, "end_turn", "tool_use")):
+    if state and (
+        state.get("type") not in (None, "complete") or state.get("stopReason") not in (None, "end_turn", "tool_use")
+    ):
         extra["state"] = state
     if text_of(message.get("agentMode")):
         extra["agent mode"] = message["agentMode"]
     for key, value in message.items():
-        if key not in _MESSAGE_KEYS and key not in ("agentMode", "timestamp") and isinstance(value, (str, int, float, bool)) and value not in ("", None):
+        if (
+            key not in _MESSAGE_KEYS
+            and key not in ("agentMode", "timestamp")
+            and isinstance(value, (str, int, float, bool))
+            and value not in ("", None)
+        ):
             extra[key] = value
     usage = Usage(
         input_tokens=to_int(usage_raw.get("inputTokens")),
@@ -202,16 +245,34 @@ def _message_events(message: dict[str, Any], index: int, where: str, path: Path,
         cache_read_tokens=to_int(usage_raw.get("cacheReadInputTokens")),
         cache_write_tokens=to_int(usage_raw.get("cacheCreationInputTokens")),
     )
-    spent = float(usage_raw["credits"]) if isinstance(usage_raw.get("credits"), (int, float)) and not isinstance(usage_raw.get("credits"), bool) else 0.0
+    spent = (
+        float(usage_raw["credits"])
+        if isinstance(usage_raw.get("credits"), (int, float)) and not isinstance(usage_raw.get("credits"), bool)
+        else 0.0
+    )
     if spent:
         extra["credits"] = usage_raw["credits"]
     if usage or extra:
-        target = next((i for i in range(len(events) - 1, -1, -1) if events[i].kind in (Kind.ASSISTANT, Kind.THINKING, Kind.TOOL_CALL, Kind.USER)), None)
+        target = next(
+            (
+                i
+                for i in range(len(events) - 1, -1, -1)
+                if events[i].kind in (Kind.ASSISTANT, Kind.THINKING, Kind.TOOL_CALL, Kind.USER)
+            ),
+            None,
+        )
         if target is None and (usage or extra):
-            events.append(Event(id=ids.take(base), kind=kind, timestamp=ts_shown, model=model if kind == Kind.ASSISTANT else None))
+            events.append(
+                Event(id=ids.take(base), kind=kind, timestamp=ts_shown, model=model if kind == Kind.ASSISTANT else None)
+            )
             target = len(events) - 1
         event = events[target]
-        events[target] = replace(event, usage=usage or None, model=event.model or (model if event.kind != Kind.USER else None), meta={**event.meta, **extra})
+        events[target] = replace(
+            event,
+            usage=usage or None,
+            model=event.model or (model if event.kind != Kind.USER else None),
+            meta={**event.meta, **extra},
+        )
     return events, model, ts, spent
 
 
@@ -237,7 +298,18 @@ def _tool_call(block: dict[str, Any], bid: str, ts: Any, model: str | None, ids:
             fields["diff"] = unified_diff(file_path, "", as_text(args.get("content"))) or None
         if not fields.get("diff"):
             fields.pop("diff", None)
-    return Event(id=ids.take(call_id), kind=Kind.TOOL_CALL, timestamp=ts, tool_name=name, tool_input=args, category=category, call_id=call_id, model=model, meta=meta, **fields)
+    return Event(
+        id=ids.take(call_id),
+        kind=Kind.TOOL_CALL,
+        timestamp=ts,
+        tool_name=name,
+        tool_input=args,
+        category=category,
+        call_id=call_id,
+        model=model,
+        meta=meta,
+        **fields,
+    )
 
 
 def _tool_result(block: dict[str, Any], bid: str, ts: Any, ids: Ids) -> Event:
@@ -283,8 +355,23 @@ def _tool_result(block: dict[str, Any], bid: str, ts: Any, ids: Ids) -> Event:
         text = f"{text}\n{message}" if text else message
     if status and status != "done":
         meta["status"] = status
-    is_error = status in ("error", "rejected-by-user", "cancelled") or error is not None or (exit_code is not None and exit_code != 0)
-    return Event(id=ids.take(f"{bid}-result"), kind=Kind.TOOL_RESULT, timestamp=ts, text=text, blocks=blocks, call_id=call_id, is_error=is_error, exit_code=exit_code, diff=diff, meta=meta)
+    is_error = (
+        status in ("error", "rejected-by-user", "cancelled")
+        or error is not None
+        or (exit_code is not None and exit_code != 0)
+    )
+    return Event(
+        id=ids.take(f"{bid}-result"),
+        kind=Kind.TOOL_RESULT,
+        timestamp=ts,
+        text=text,
+        blocks=blocks,
+        call_id=call_id,
+        is_error=is_error,
+        exit_code=exit_code,
+        diff=diff,
+        meta=meta,
+    )
 
 
 def _image(block: dict[str, Any]) -> Block:

@@ -8,41 +8,15 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timezone
+from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable, Iterator, Protocol
+from typing import Any, Protocol
 
-from ..model import Problem, Session
+from sitegen.model import Problems, Session
 
 # Bytes read to sniff a file's format; detect() must never read a whole file.
 SNIFF_BYTES = 64 * 1024
-
-
-class Problems:
-    """Collects problems for one build; readers call ``add``."""
-
-    def __init__(self, root: Path | None = None) -> None:
-        self.root = root
-        self.items: list[Problem] = []
-        self.listeners: list[Callable[[Problem], None]] = []
-
-    def display(self, path: Path | str) -> str:
-        p = Path(path)
-        if self.root is not None:
-            try:
-                return str(p.relative_to(self.root))
-            except ValueError:
-                pass
-        return str(p)
-
-    def add(self, path: Path | str, line: int | None, message: str, stage: str = "read") -> None:
-        problem = Problem(self.display(path), line, stage, message)
-        self.items.append(problem)
-        for listener in self.listeners:
-            listener(problem)
-
-    def __len__(self) -> int:
-        return len(self.items)
 
 
 class Reader(Protocol):
@@ -73,7 +47,6 @@ def sniff(path: Path, size: int = SNIFF_BYTES) -> str:
     return decode_bytes(head)[0]
 
 
-
 def sniff_object_line(path: Path, size: int = SNIFF_BYTES) -> tuple[str, str, dict[str, Any] | None] | None:
     """For ``detect``: None unless the file starts with ``{``; else the sniffed head, its
     first line, and that line as an object (None when it does not parse: a pretty-printed
@@ -87,6 +60,7 @@ def sniff_object_line(path: Path, size: int = SNIFF_BYTES) -> tuple[str, str, di
     except ValueError:
         obj = None
     return head, first, obj if isinstance(obj, dict) else None
+
 
 def decode_bytes(data: bytes) -> tuple[str, bool]:
     """Decode a file's bytes: honour a BOM, prefer UTF-8, never fail.
@@ -252,7 +226,7 @@ def parse_time(value: Any) -> datetime | None:
     if isinstance(value, (int, float)):
         seconds = value / 1000 if value > 1e11 else value
         try:
-            return datetime.fromtimestamp(seconds, tz=timezone.utc)
+            return datetime.fromtimestamp(seconds, tz=UTC)
         except (OverflowError, OSError, ValueError):
             return None
     if not isinstance(value, str):
@@ -270,7 +244,7 @@ def parse_time(value: Any) -> datetime | None:
     except ValueError:
         return None
     if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=timezone.utc)
+        parsed = parsed.replace(tzinfo=UTC)
     return parsed
 
 

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-from ..model import Block, Event, Kind, Session, SourceRef, ToolCategory, make_session_id
-from .base import Problems, as_text, iter_json_array, parse_time, sniff
+from sitegen.model import Block, Event, Kind, Problems, Session, SourceRef, ToolCategory, make_session_id
+from sitegen.readers.base import as_text, iter_json_array, parse_time, sniff
 
 _SENDER_KIND = {"human": Kind.USER, "user": Kind.USER, "assistant": Kind.ASSISTANT}
 _ROOT_PARENT = "00000000-0000-4000-8000-000000000000"
@@ -32,7 +33,18 @@ _TITLE_LEN = 80
 # Conversation keys read into fields; every other non-empty key lands in meta.
 _CONV_KEYS = {"uuid", "name", "created_at", "updated_at", "account", "chat_messages", "summary", "project", "model"}
 # Message keys read into events.
-_MSG_KEYS = {"uuid", "text", "content", "sender", "created_at", "updated_at", "attachments", "files", "files_v2", "parent_message_uuid"}
+_MSG_KEYS = {
+    "uuid",
+    "text",
+    "content",
+    "sender",
+    "created_at",
+    "updated_at",
+    "attachments",
+    "files",
+    "files_v2",
+    "parent_message_uuid",
+}
 # Block keys that are read into event fields (the rest of a tool block goes to meta).
 _TOOL_USE_KEYS = {"type", "id", "name", "input", "start_timestamp"}
 _TOOL_RESULT_KEYS = {"type", "tool_use_id", "name", "content", "is_error", "start_timestamp"}
@@ -69,17 +81,29 @@ class ClaudeAiReader:
         seen: set[str] = set()
         for index, (line, conv) in enumerate(iter_json_array(path, problems)):
             if not isinstance(conv, dict):
-                problems.add(path, line, f"claude.ai: conversation #{index + 1} is a {type(conv).__name__}, not an object; skipped")
+                problems.add(
+                    path,
+                    line,
+                    f"claude.ai: conversation #{index + 1} is a {type(conv).__name__}, not an object; skipped",
+                )
                 continue
             try:
                 session = _session(conv, index, line, path, problems, reported)
                 if session.id in seen:
-                    problems.add(path, line, f"claude.ai: conversation #{index + 1} repeats the uuid of an earlier one; given a distinct id")
+                    problems.add(
+                        path,
+                        line,
+                        f"claude.ai: conversation #{index + 1} repeats the uuid of an earlier one; given a distinct id",
+                    )
                     session = replace(session, id=make_session_id("claude_ai", f"{conv.get('uuid')}#{index + 1}"))
                 seen.add(session.id)
                 yield session
             except Exception as exc:  # a reader bug must not lose the rest of the export
-                problems.add(path, line, f"claude.ai: conversation #{index + 1} could not be read ({type(exc).__name__}: {exc}); skipped")
+                problems.add(
+                    path,
+                    line,
+                    f"claude.ai: conversation #{index + 1} could not be read ({type(exc).__name__}: {exc}); skipped",
+                )
 
 
 READER = ClaudeAiReader()
@@ -89,7 +113,9 @@ READER = ClaudeAiReader()
 # conversations
 
 
-def _session(conv: dict[str, Any], index: int, line: int, path: Path, problems: Problems, reported: dict[str, int]) -> Session:
+def _session(
+    conv: dict[str, Any], index: int, line: int, path: Path, problems: Problems, reported: dict[str, int]
+) -> Session:
     ctx = _Ctx(path, line, problems, reported)
     raw_id = conv.get("uuid")
     if isinstance(raw_id, (int, float)) and not isinstance(raw_id, bool):
@@ -108,7 +134,9 @@ def _session(conv: dict[str, Any], index: int, line: int, path: Path, problems: 
 
     messages = conv.get("chat_messages")
     if not isinstance(messages, list):
-        ctx.problem(f"conversation {raw_id}: 'chat_messages' is {'missing' if messages is None else 'a ' + type(messages).__name__}, not an array")
+        ctx.problem(
+            f"conversation {raw_id}: 'chat_messages' is {'missing' if messages is None else 'a ' + type(messages).__name__}, not an array"
+        )
         messages = []
 
     ordered, reordered = _in_time_order(messages)
@@ -118,11 +146,15 @@ def _session(conv: dict[str, Any], index: int, line: int, path: Path, problems: 
     first_human: str | None = None
     for mindex, message in ordered:
         if not isinstance(message, dict):
-            ctx.problem(f"conversation {raw_id}: chat_messages[{mindex}] is a {type(message).__name__}, not an object; skipped")
+            ctx.problem(
+                f"conversation {raw_id}: chat_messages[{mindex}] is a {type(message).__name__}, not an object; skipped"
+            )
             continue
         produced = _message_events(message, mindex, raw_id, ctx, skipped, model)
         if not produced:
-            skipped["empty message (no text, content or files)"] = skipped.get("empty message (no text, content or files)", 0) + 1
+            skipped["empty message (no text, content or files)"] = (
+                skipped.get("empty message (no text, content or files)", 0) + 1
+            )
         for event in produced:
             eid = event.id
             n = 1
@@ -217,7 +249,9 @@ class _Ctx:
         count = self.reported.get(what, 0)
         self.reported[what] = count + 1
         if count == 0:
-            self.problem(f"conversation {conv_id}: unknown {what}; shown as raw JSON (further ones in this file not reported)")
+            self.problem(
+                f"conversation {conv_id}: unknown {what}; shown as raw JSON (further ones in this file not reported)"
+            )
 
 
 # ---------------------------------------------------------------------------
@@ -262,30 +296,53 @@ class _Builder:
             return
         eid = self.mid if self.message_events == 0 else f"{self.mid}-t{self.message_events}"
         self.message_events += 1
-        self.events.append(Event(id=eid, kind=self.kind, timestamp=self.text_ts or self.ts, text="\n\n".join(self.text), blocks=tuple(self.blocks), model=self.model))
+        self.events.append(
+            Event(
+                id=eid,
+                kind=self.kind,
+                timestamp=self.text_ts or self.ts,
+                text="\n\n".join(self.text),
+                blocks=tuple(self.blocks),
+                model=self.model,
+            )
+        )
         self.text, self.blocks, self.text_ts = [], [], None
 
     def finish(self, files: list[Block], refs: list[Block], meta: dict[str, Any]) -> list[Event]:
         self.flush()
         events = self.events
-        positions = [i for i, e in enumerate(events) if e.kind == self.kind and e.call_id is None and (e.id == self.mid or e.id.startswith(f"{self.mid}-t"))]
+        positions = [
+            i
+            for i, e in enumerate(events)
+            if e.kind == self.kind and e.call_id is None and (e.id == self.mid or e.id.startswith(f"{self.mid}-t"))
+        ]
         if files:
             if positions:
                 events[positions[0]] = replace(events[positions[0]], blocks=tuple(files) + events[positions[0]].blocks)
             else:
-                events.insert(0, Event(id=self.mid, kind=self.kind, timestamp=self.ts, blocks=tuple(files), model=self.model))
+                events.insert(
+                    0, Event(id=self.mid, kind=self.kind, timestamp=self.ts, blocks=tuple(files), model=self.model)
+                )
                 positions = [0]
         if refs:
             if positions:
-                events[positions[-1]] = replace(events[positions[-1]], blocks=events[positions[-1]].blocks + tuple(refs))
+                events[positions[-1]] = replace(
+                    events[positions[-1]], blocks=events[positions[-1]].blocks + tuple(refs)
+                )
             else:
-                events.append(Event(id=f"{self.mid}-refs", kind=self.kind, timestamp=self.ts, blocks=tuple(refs), model=self.model))
+                events.append(
+                    Event(
+                        id=f"{self.mid}-refs", kind=self.kind, timestamp=self.ts, blocks=tuple(refs), model=self.model
+                    )
+                )
         if events and meta:
             events[0] = replace(events[0], meta={**meta, **events[0].meta})
         return events
 
 
-def _message_events(message: dict[str, Any], mindex: int, conv_id: str, ctx: _Ctx, skipped: dict[str, int], model: str | None) -> list[Event]:
+def _message_events(
+    message: dict[str, Any], mindex: int, conv_id: str, ctx: _Ctx, skipped: dict[str, int], model: str | None
+) -> list[Event]:
     where = f"conversation {conv_id}: chat_messages[{mindex}]"
     mid = message.get("uuid")
     if not isinstance(mid, str) or not mid:
@@ -294,7 +351,9 @@ def _message_events(message: dict[str, Any], mindex: int, conv_id: str, ctx: _Ct
         mid = f"m{mindex}"
     sender = message.get("sender")
     if not isinstance(sender, str):
-        ctx.problem(f"{where}: 'sender' is {'missing' if sender is None else 'a ' + type(sender).__name__}; shown as a system message")
+        ctx.problem(
+            f"{where}: 'sender' is {'missing' if sender is None else 'a ' + type(sender).__name__}; shown as a system message"
+        )
     kind = _SENDER_KIND.get(sender if isinstance(sender, str) else "", Kind.SYSTEM)
     ts = parse_time(message.get("created_at"))
     if message.get("created_at") is not None and ts is None:
@@ -356,7 +415,15 @@ def _inline_text(builder: _Builder, text: str, ts: Any) -> None:
             thinking += 1
             body = match.group("think").strip()
             if body:
-                builder.add_event(Event(id=f"{builder.mid}-think{thinking}", kind=Kind.THINKING, timestamp=ts, text=body, model=builder.model))
+                builder.add_event(
+                    Event(
+                        id=f"{builder.mid}-think{thinking}",
+                        kind=Kind.THINKING,
+                        timestamp=ts,
+                        text=body,
+                        model=builder.model,
+                    )
+                )
         else:
             attrs = _attrs(match.group("sattrs") if match.group("sattrs") is not None else match.group("attrs"))
             builder.add_block(_artifact_block(attrs, (match.group("art") or "").strip("\n")))
@@ -370,7 +437,14 @@ def _attrs(text: str | None) -> dict[str, str]:
 def _artifact_block(attrs: dict[str, str], content: str) -> Block:
     mime = attrs.get("type") or None
     extra = {k: v for k, v in attrs.items() if k not in ("type", "title", "language")}
-    return Block("code", text=content, language=attrs.get("language") or _lang_from_type(mime), mime=mime, title=attrs.get("title") or attrs.get("identifier"), data=extra or None)
+    return Block(
+        "code",
+        text=content,
+        language=attrs.get("language") or _lang_from_type(mime),
+        mime=mime,
+        title=attrs.get("title") or attrs.get("identifier"),
+        data=extra or None,
+    )
 
 
 _TYPE_LANG = {
@@ -422,7 +496,11 @@ def _file_blocks(message: dict[str, Any], where: str, ctx: _Ctx) -> list[Block]:
             name = name if isinstance(name, str) and name else None
             extracted = item.get("extracted_content")
             file_type = item.get("file_type")
-            rest = {k: v for k, v in item.items() if k not in ("file_name", "extracted_content") and v not in (None, "", [], {})}
+            rest = {
+                k: v
+                for k, v in item.items()
+                if k not in ("file_name", "extracted_content") and v not in (None, "", [], {})
+            }
             blocks.append(
                 Block(
                     "file",
@@ -439,7 +517,16 @@ def _file_blocks(message: dict[str, Any], where: str, ctx: _Ctx) -> list[Block]:
 # content blocks
 
 
-def _content_block(builder: _Builder, block: Any, bindex: int, where: str, conv_id: str, ctx: _Ctx, skipped: dict[str, int], refs: list[Block]) -> None:
+def _content_block(
+    builder: _Builder,
+    block: Any,
+    bindex: int,
+    where: str,
+    conv_id: str,
+    ctx: _Ctx,
+    skipped: dict[str, int],
+    refs: list[Block],
+) -> None:
     if not isinstance(block, dict):
         ctx.problem(f"{where}.content[{bindex}] is a {type(block).__name__}, not an object; kept as text")
         builder.add_text(as_text(block))
@@ -456,7 +543,9 @@ def _content_block(builder: _Builder, block: Any, bindex: int, where: str, conv_
         if isinstance(citations, list):
             refs.extend(_citation_block(c) for c in citations if c not in (None, "", {}))
         elif citations not in (None, "", {}):
-            ctx.problem(f"{where}.content[{bindex}]: 'citations' is a {type(citations).__name__}, not an array; kept as a reference")
+            ctx.problem(
+                f"{where}.content[{bindex}]: 'citations' is a {type(citations).__name__}, not an array; kept as a reference"
+            )
             refs.append(_citation_block(citations))
     elif btype == "thinking":
         text = block.get("thinking", block.get("text"))
@@ -467,9 +556,27 @@ def _content_block(builder: _Builder, block: Any, bindex: int, where: str, conv_
         if block.get("cut_off"):
             meta["cut_off"] = True
         for key, value in block.items():
-            if key not in ("type", "thinking", "text", "summaries", "cut_off", "start_timestamp", "stop_timestamp", "flags") and value not in (None, "", [], {}, False):
+            if key not in (
+                "type",
+                "thinking",
+                "text",
+                "summaries",
+                "cut_off",
+                "start_timestamp",
+                "stop_timestamp",
+                "flags",
+            ) and value not in (None, "", [], {}, False):
                 meta[key] = value
-        builder.add_event(Event(id=bid, kind=Kind.THINKING, timestamp=ts, text=text if isinstance(text, str) else as_text(text), model=builder.model, meta=meta))
+        builder.add_event(
+            Event(
+                id=bid,
+                kind=Kind.THINKING,
+                timestamp=ts,
+                text=text if isinstance(text, str) else as_text(text),
+                model=builder.model,
+                meta=meta,
+            )
+        )
     elif btype == "tool_use":
         builder.add_event(_tool_use(block, bid, ts, builder.model))
     elif btype == "tool_result":
@@ -478,7 +585,9 @@ def _content_block(builder: _Builder, block: Any, bindex: int, where: str, conv_
         skipped["token_budget marker (no content)"] = skipped.get("token_budget marker (no content)", 0) + 1
     else:
         ctx.unknown_type(f"content block type {btype!r}", conv_id)
-        builder.add_event(Event(id=bid, kind=Kind.UNKNOWN, timestamp=ts, title=f"claude.ai content block {btype!r}", raw=block))
+        builder.add_event(
+            Event(id=bid, kind=Kind.UNKNOWN, timestamp=ts, title=f"claude.ai content block {btype!r}", raw=block)
+        )
 
 
 def _citation_block(citation: Any) -> Block:
@@ -487,7 +596,12 @@ def _citation_block(citation: Any) -> Block:
     details = citation.get("details") if isinstance(citation.get("details"), dict) else {}
     url = details.get("url") or citation.get("url")
     title = details.get("title") or citation.get("title") or url
-    return Block("reference", uri=url if isinstance(url, str) else None, title=title if isinstance(title, str) else None, data=citation)
+    return Block(
+        "reference",
+        uri=url if isinstance(url, str) else None,
+        title=title if isinstance(title, str) else None,
+        data=citation,
+    )
 
 
 def _tool_category(name: str) -> ToolCategory:
@@ -503,12 +617,22 @@ def _tool_use(block: dict[str, Any], bid: str, ts: Any, model: str | None) -> Ev
     call_id = block.get("id")
     tool_input = block.get("input")
     blocks: list[Block] = []
-    if isinstance(tool_input, dict) and isinstance(tool_input.get("content"), str) and name in ("artifacts", "create_file", "artifact"):
+    if (
+        isinstance(tool_input, dict)
+        and isinstance(tool_input.get("content"), str)
+        and name in ("artifacts", "create_file", "artifact")
+    ):
         mime = tool_input.get("type") if isinstance(tool_input.get("type"), str) else None
         lang = tool_input.get("language") if isinstance(tool_input.get("language"), str) else None
         title = tool_input.get("title") if isinstance(tool_input.get("title"), str) else None
-        blocks.append(Block("code", text=tool_input["content"], language=lang or _lang_from_type(mime), mime=mime, title=title))
-    meta = {k: v for k, v in block.items() if k not in _TOOL_USE_KEYS and k not in ("stop_timestamp", "flags") and v not in (None, "", [], {})}
+        blocks.append(
+            Block("code", text=tool_input["content"], language=lang or _lang_from_type(mime), mime=mime, title=title)
+        )
+    meta = {
+        k: v
+        for k, v in block.items()
+        if k not in _TOOL_USE_KEYS and k not in ("stop_timestamp", "flags") and v not in (None, "", [], {})
+    }
     return Event(
         id=bid,
         kind=Kind.TOOL_CALL,
@@ -516,7 +640,9 @@ def _tool_use(block: dict[str, Any], bid: str, ts: Any, model: str | None) -> Ev
         tool_name=name,
         tool_input=tool_input,
         category=_tool_category(name),
-        command=tool_input.get("code") if name in ("repl", "analysis") and isinstance(tool_input, dict) and isinstance(tool_input.get("code"), str) else None,
+        command=tool_input.get("code")
+        if name in ("repl", "analysis") and isinstance(tool_input, dict) and isinstance(tool_input.get("code"), str)
+        else None,
         call_id=str(call_id) if call_id not in (None, "") else bid,
         blocks=tuple(blocks),
         model=model,
@@ -528,7 +654,11 @@ def _tool_result(block: dict[str, Any], bid: str, ts: Any) -> Event:
     name = block.get("name")
     call_id = block.get("tool_use_id")
     text, blocks = _render_result(block.get("content"))
-    meta = {k: v for k, v in block.items() if k not in _TOOL_RESULT_KEYS and k not in ("stop_timestamp", "flags") and v not in (None, "", [], {})}
+    meta = {
+        k: v
+        for k, v in block.items()
+        if k not in _TOOL_RESULT_KEYS and k not in ("stop_timestamp", "flags") and v not in (None, "", [], {})
+    }
     return Event(
         id=bid,
         kind=Kind.TOOL_RESULT,
@@ -556,7 +686,15 @@ def _render_result(content: Any) -> tuple[str, list[Block]]:
             parts.append(as_text(item))
             continue
         itype = item.get("type")
-        if itype == "text" and set(item) <= {"type", "text", "uuid", "citations", "start_timestamp", "stop_timestamp", "flags"}:
+        if itype == "text" and set(item) <= {
+            "type",
+            "text",
+            "uuid",
+            "citations",
+            "start_timestamp",
+            "stop_timestamp",
+            "flags",
+        }:
             parts.append(as_text(item.get("text")))
         elif itype == "knowledge":
             title = item.get("title")
@@ -569,8 +707,19 @@ def _render_result(content: Any) -> tuple[str, list[Block]]:
                 lines.append("")
                 lines.append(as_text(body))
             parts.append("\n".join(lines))
-            rest = {k: v for k, v in item.items() if k not in ("type", "title", "url", "text") and v not in (None, "", [], {})}
-            blocks.append(Block("reference", uri=url if isinstance(url, str) else None, title=title if isinstance(title, str) else None, data=rest or None))
+            rest = {
+                k: v
+                for k, v in item.items()
+                if k not in ("type", "title", "url", "text") and v not in (None, "", [], {})
+            }
+            blocks.append(
+                Block(
+                    "reference",
+                    uri=url if isinstance(url, str) else None,
+                    title=title if isinstance(title, str) else None,
+                    data=rest or None,
+                )
+            )
         elif itype == "image" and isinstance(item.get("source"), dict):
             source = item["source"]
             uri = source.get("url")

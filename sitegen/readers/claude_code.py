@@ -22,13 +22,30 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
-from ..model import Block, Event, GitRefs, Kind, Session, SourceRef, ToolCategory, Usage, make_session_id
-from .base import Problems, as_text, first_json_lines, iter_jsonl, load_json, parse_time, sniff
-from ._util import Ids, project_of as _project, shorten as _shorten, text_of as _str, to_int as _int, unified_diff as _diff
+from sitegen.model import (
+    Block,
+    Event,
+    GitRefs,
+    Kind,
+    Problems,
+    Session,
+    SourceRef,
+    ToolCategory,
+    Usage,
+    make_session_id,
+)
+from sitegen.readers._util import Ids
+from sitegen.readers._util import project_of as _project
+from sitegen.readers._util import shorten as _shorten
+from sitegen.readers._util import text_of as _str
+from sitegen.readers._util import to_int as _int
+from sitegen.readers._util import unified_diff as _diff
+from sitegen.readers.base import as_text, first_json_lines, iter_jsonl, load_json, parse_time, sniff
 
 NAME = "claude_code"
 AGENT = "claude-code"
@@ -71,7 +88,18 @@ _SKIP_TYPES = {
     "queue-operation": "queue-operation (prompt queue bookkeeping)",
 }
 # Records that describe the session rather than happen in it.
-_META_TYPES = {"summary", "custom-title", "ai-title", "agent-name", "last-prompt", "mode", "permission-mode", "worktree-state", "bridge-session", "tag"}
+_META_TYPES = {
+    "summary",
+    "custom-title",
+    "ai-title",
+    "agent-name",
+    "last-prompt",
+    "mode",
+    "permission-mode",
+    "worktree-state",
+    "bridge-session",
+    "tag",
+}
 
 # Tags Claude Code wraps around text it injects into the user channel.
 _SYSTEM_TAGS = (
@@ -93,10 +121,30 @@ _UUID_LIKE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA
 
 # toolUseResult fields worth showing next to a result (small scalars only).
 _RESULT_META = (
-    "durationMs", "durationSeconds", "numFiles", "numLines", "totalLines", "startLine", "truncated",
-    "interrupted", "backgroundTaskId", "status", "totalDurationMs", "totalTokens", "totalToolUseCount",
-    "agentId", "code", "codeText", "bytes", "mode", "retrieval_status", "isImage", "replaceAll",
-    "userModified", "appliedLimit", "isAsync",
+    "durationMs",
+    "durationSeconds",
+    "numFiles",
+    "numLines",
+    "totalLines",
+    "startLine",
+    "truncated",
+    "interrupted",
+    "backgroundTaskId",
+    "status",
+    "totalDurationMs",
+    "totalTokens",
+    "totalToolUseCount",
+    "agentId",
+    "code",
+    "codeText",
+    "bytes",
+    "mode",
+    "retrieval_status",
+    "isImage",
+    "replaceAll",
+    "userModified",
+    "appliedLimit",
+    "isAsync",
 )
 
 
@@ -179,11 +227,15 @@ def _agent_id_from_name(path: Path) -> str:
     name = path.name
     if name.endswith(".jsonl"):
         name = name[: -len(".jsonl")]
-    return name[len("agent-"):] if name.startswith("agent-") else name
+    return name[len("agent-") :] if name.startswith("agent-") else name
 
 
 def _agent_meta_path(path: Path) -> Path:
-    return path.with_name(path.name[: -len(".jsonl")] + ".meta.json") if path.name.endswith(".jsonl") else path.with_suffix(".meta.json")
+    return (
+        path.with_name(path.name[: -len(".jsonl")] + ".meta.json")
+        if path.name.endswith(".jsonl")
+        else path.with_suffix(".meta.json")
+    )
 
 
 def _agent_files(main: Path) -> list[Path]:
@@ -231,7 +283,9 @@ def _patch_diff(path: str | None, hunks: list[Any]) -> str | None:
     for hunk in hunks:
         if not isinstance(hunk, dict) or not isinstance(hunk.get("lines"), list):
             continue
-        out.append(f"@@ -{_int(hunk.get('oldStart'))},{_int(hunk.get('oldLines'))} +{_int(hunk.get('newStart'))},{_int(hunk.get('newLines'))} @@")
+        out.append(
+            f"@@ -{_int(hunk.get('oldStart'))},{_int(hunk.get('oldLines'))} +{_int(hunk.get('newStart'))},{_int(hunk.get('newLines'))} @@"
+        )
         out.extend(str(line) for line in hunk["lines"])
     if not out:
         return None
@@ -242,7 +296,7 @@ def _patch_diff(path: str | None, hunks: list[Any]) -> str | None:
 def _exit_code(text: str) -> int | None:
     for prefix in ("Exit code ", "Error: Exit code "):
         if text.startswith(prefix):
-            digits = text[len(prefix): len(prefix) + 6].split("\n", 1)[0].strip()
+            digits = text[len(prefix) : len(prefix) + 6].split("\n", 1)[0].strip()
             if digits.lstrip("-").isdigit():
                 return int(digits)
     return None
@@ -261,7 +315,9 @@ def _image_block(block: dict[str, Any]) -> Block:
 
 def _tool_input_fields(name: str, args: Any) -> dict[str, Any]:
     """category, command, path and diff of a tool call."""
-    fields: dict[str, Any] = {"category": ToolCategory.OTHER if name.startswith("mcp__") else _CATEGORY.get(name, ToolCategory.OTHER)}
+    fields: dict[str, Any] = {
+        "category": ToolCategory.OTHER if name.startswith("mcp__") else _CATEGORY.get(name, ToolCategory.OTHER)
+    }
     if not isinstance(args, dict):
         return fields
     path = _str(args.get("file_path")) or _str(args.get("notebook_path")) or _str(args.get("path"))
@@ -270,7 +326,11 @@ def _tool_input_fields(name: str, args: Any) -> dict[str, Any]:
     elif name == "Edit" and path:
         fields["diff"] = _diff(path, as_text(args.get("old_string")), as_text(args.get("new_string")))
     elif name == "MultiEdit" and path and isinstance(args.get("edits"), list):
-        parts = [_diff(path, as_text(e.get("old_string")), as_text(e.get("new_string"))) for e in args["edits"] if isinstance(e, dict)]
+        parts = [
+            _diff(path, as_text(e.get("old_string")), as_text(e.get("new_string")))
+            for e in args["edits"]
+            if isinstance(e, dict)
+        ]
         if parts:
             fields["diff"] = parts[0] + "".join("\n" + p.split("\n", 2)[2] for p in parts[1:] if p.count("\n") >= 2)
     elif name == "Write" and path:
@@ -297,11 +357,20 @@ def _classify_user_text(text: str) -> tuple[Kind, str | None, str, dict[str, Any
                 if command and not command.startswith("/"):
                     command = "/" + command
                 args = (_inner(text, "command-args") or "").strip()
-                return Kind.SYSTEM, label, f"{command} {args}".strip(), {"command": command, "command_args": args} if args else {"command": command}
+                return (
+                    Kind.SYSTEM,
+                    label,
+                    f"{command} {args}".strip(),
+                    {"command": command, "command_args": args} if args else {"command": command},
+                )
             if name == "bash-input":
                 return Kind.SYSTEM, label, "```sh\n$ " + (_inner(text, name) or "").strip() + "\n```", {}
             if name in ("local-command-stdout", "local-command-stderr", "bash-stdout", "bash-stderr"):
-                parts = [_strip_ansi(_inner(text, t) or "").strip() for t in ("local-command-stdout", "local-command-stderr", "bash-stdout", "bash-stderr") if f"<{t}>" in text]
+                parts = [
+                    _strip_ansi(_inner(text, t) or "").strip()
+                    for t in ("local-command-stdout", "local-command-stderr", "bash-stdout", "bash-stderr")
+                    if f"<{t}>" in text
+                ]
                 return Kind.SYSTEM, label, "\n".join(p for p in parts if p), {}
             return Kind.SYSTEM, label, (_inner(text, name) or text).strip(), {}
     if head.startswith("[Request interrupted by user"):
@@ -324,7 +393,16 @@ class _Transcript:
     """The events of one JSONL stream (a main file, a sub-agent file, or a
     sub-agent rebuilt from progress records), plus what linking needs."""
 
-    def __init__(self, path: Path, problems: Problems, ids: Ids, *, prefix: str = "", agent_id: str | None = None, agent_files: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        path: Path,
+        problems: Problems,
+        ids: Ids,
+        *,
+        prefix: str = "",
+        agent_id: str | None = None,
+        agent_files: Iterable[str] = (),
+    ) -> None:
         self.path = path
         self.problems = problems
         self.ids = ids
@@ -391,10 +469,18 @@ class _Transcript:
             elif kind == "pr-link":
                 self._pr_link(lineno, rec, ts)
             else:
-                self._emit(lineno, rec, ts, [(0, {"kind": Kind.UNKNOWN, "title": f"unknown record type {kind!r}", "raw": rec})])
+                self._emit(
+                    lineno, rec, ts, [(0, {"kind": Kind.UNKNOWN, "title": f"unknown record type {kind!r}", "raw": rec})]
+                )
         except Exception as exc:  # never let one odd record stop the file
-            self.problems.add(self.path, lineno, f"could not interpret {kind!r} record ({type(exc).__name__}: {exc}); shown as raw JSON")
-            self._emit(lineno, rec, ts, [(0, {"kind": Kind.UNKNOWN, "title": f"unreadable {kind!r} record", "raw": rec})])
+            self.problems.add(
+                self.path,
+                lineno,
+                f"could not interpret {kind!r} record ({type(exc).__name__}: {exc}); shown as raw JSON",
+            )
+            self._emit(
+                lineno, rec, ts, [(0, {"kind": Kind.UNKNOWN, "title": f"unreadable {kind!r} record", "raw": rec})]
+            )
 
     def _envelope(self, rec: dict[str, Any]) -> None:
         cwd = rec.get("cwd")
@@ -442,7 +528,12 @@ class _Transcript:
         msg = rec.get("message")
         if not isinstance(msg, dict):
             self.problems.add(self.path, lineno, "assistant record has no message object; shown as raw JSON")
-            self._emit(lineno, rec, ts, [(0, {"kind": Kind.UNKNOWN, "title": "assistant record without a message", "raw": rec})])
+            self._emit(
+                lineno,
+                rec,
+                ts,
+                [(0, {"kind": Kind.UNKNOWN, "title": "assistant record without a message", "raw": rec})],
+            )
             return
         model = _str(msg.get("model"))
         meta: dict[str, Any] = {}
@@ -458,7 +549,9 @@ class _Transcript:
         if isinstance(content, str):
             content = [{"type": "text", "text": content}]
         elif not isinstance(content, list):
-            self.problems.add(self.path, lineno, f"assistant message content is {type(content).__name__}, not a list; skipped")
+            self.problems.add(
+                self.path, lineno, f"assistant message content is {type(content).__name__}, not a list; skipped"
+            )
             content = []
         specs: list[tuple[int, dict[str, Any]]] = []
         for index, block in enumerate(content):
@@ -475,7 +568,11 @@ class _Transcript:
             event = self.events[position]
             if event.kind == Kind.TOOL_CALL and event.call_id:
                 self.calls.setdefault(event.call_id, (position, event.tool_name or "", event.tool_input))
-                if event.tool_name in _TASK_TOOLS and isinstance(event.tool_input, dict) and isinstance(event.tool_input.get("prompt"), str):
+                if (
+                    event.tool_name in _TASK_TOOLS
+                    and isinstance(event.tool_input, dict)
+                    and isinstance(event.tool_input.get("prompt"), str)
+                ):
                     self.task_prompts.setdefault(event.tool_input["prompt"].strip(), event.call_id)
         mid = _str(msg.get("id")) or _str(rec.get("requestId"))
         usage = _usage(msg.get("usage"))
@@ -506,12 +603,24 @@ class _Transcript:
                 return None
             return {"kind": Kind.THINKING, "text": text, "model": model}
         if btype == "redacted_thinking":
-            return {"kind": Kind.THINKING, "text": "*(thinking redacted by the API)*", "model": model, "meta": {"redacted": True}}
+            return {
+                "kind": Kind.THINKING,
+                "text": "*(thinking redacted by the API)*",
+                "model": model,
+                "meta": {"redacted": True},
+            }
         if btype in ("tool_use", "server_tool_use"):
             name = _str(block.get("name")) or "tool"
             args = block.get("input")
             call_id = _str(block.get("id"))
-            spec = {"kind": Kind.TOOL_CALL, "tool_name": name, "tool_input": args, "call_id": call_id, "model": model, **_tool_input_fields(name, args)}
+            spec = {
+                "kind": Kind.TOOL_CALL,
+                "tool_name": name,
+                "tool_input": args,
+                "call_id": call_id,
+                "model": model,
+                **_tool_input_fields(name, args),
+            }
             if btype == "server_tool_use":
                 spec["meta"] = {"server_tool": True}
             if name in _TASK_TOOLS and isinstance(args, dict) and _str(args.get("description")):
@@ -519,7 +628,13 @@ class _Transcript:
             return spec
         if isinstance(btype, str) and btype.endswith("_tool_result"):
             text, blocks = _result_content(block.get("content"))
-            return {"kind": Kind.TOOL_RESULT, "call_id": _str(block.get("tool_use_id")), "text": text, "blocks": blocks, "meta": {"server_tool": True}}
+            return {
+                "kind": Kind.TOOL_RESULT,
+                "call_id": _str(block.get("tool_use_id")),
+                "text": text,
+                "blocks": blocks,
+                "meta": {"server_tool": True},
+            }
         if btype == "image":
             return {"kind": Kind.ASSISTANT, "blocks": (_image_block(block),), "model": model}
         return {"kind": Kind.UNKNOWN, "title": f"unknown assistant block type {btype!r}", "raw": block}
@@ -530,15 +645,26 @@ class _Transcript:
         msg = rec.get("message")
         if not isinstance(msg, dict):
             self.problems.add(self.path, lineno, "user record has no message object; shown as raw JSON")
-            self._emit(lineno, rec, ts, [(0, {"kind": Kind.UNKNOWN, "title": "user record without a message", "raw": rec})])
+            self._emit(
+                lineno, rec, ts, [(0, {"kind": Kind.UNKNOWN, "title": "user record without a message", "raw": rec})]
+            )
             return
         content = msg.get("content")
         if isinstance(content, str):
             self._emit(lineno, rec, ts, [(0, self._user_text_spec(rec, content))])
             return
         if not isinstance(content, list):
-            self.problems.add(self.path, lineno, f"user message content is {type(content).__name__}, not text or a list; shown as raw JSON")
-            self._emit(lineno, rec, ts, [(0, {"kind": Kind.UNKNOWN, "title": "user message with unexpected content", "raw": rec})])
+            self.problems.add(
+                self.path,
+                lineno,
+                f"user message content is {type(content).__name__}, not text or a list; shown as raw JSON",
+            )
+            self._emit(
+                lineno,
+                rec,
+                ts,
+                [(0, {"kind": Kind.UNKNOWN, "title": "user message with unexpected content", "raw": rec})],
+            )
             return
         results = sum(1 for b in content if isinstance(b, dict) and b.get("type") == "tool_result")
         specs: list[tuple[int, dict[str, Any]]] = []
@@ -574,7 +700,9 @@ class _Transcript:
                 texts.append(block)
             else:
                 flush()
-                specs.append((index, {"kind": Kind.UNKNOWN, "title": f"unknown user block type {btype!r}", "raw": block}))
+                specs.append(
+                    (index, {"kind": Kind.UNKNOWN, "title": f"unknown user block type {btype!r}", "raw": block})
+                )
         flush()
         first_new = len(self.events)
         self._emit(lineno, rec, ts, specs)
@@ -588,7 +716,12 @@ class _Transcript:
             return {"kind": Kind.COMPACTION, "title": "Compaction summary", "text": text, "meta": {"summary": True}}
         if rec.get("isMeta"):
             kind, title, clean, meta = _classify_user_text(text)
-            return {"kind": Kind.SYSTEM, "title": title or "Injected context", "text": clean, "meta": {**meta, "meta": True}}
+            return {
+                "kind": Kind.SYSTEM,
+                "title": title or "Injected context",
+                "text": clean,
+                "meta": {**meta, "meta": True},
+            }
         kind, title, clean, meta = _classify_user_text(text)
         if self.prompt_title is None:
             self.prompt_title = _title_from_prompt(kind, clean, meta)
@@ -624,7 +757,11 @@ class _Transcript:
         if isinstance(extra, dict):
             for key in _RESULT_META:
                 value = extra.get(key)
-                if value is True or (isinstance(value, (int, float)) and not isinstance(value, bool)) or (isinstance(value, str) and value and len(value) <= 200):
+                if (
+                    value is True
+                    or (isinstance(value, (int, float)) and not isinstance(value, bool))
+                    or (isinstance(value, str) and value and len(value) <= 200)
+                ):
                     meta[key] = value
             file = extra.get("file")
             if isinstance(file, dict):
@@ -641,7 +778,12 @@ class _Transcript:
                 diff = _patch_diff(path, patch) if isinstance(patch, list) else None
                 if diff is None and extra.get("type") == "create" and isinstance(extra.get("content"), str):
                     diff = _diff(path, "", extra["content"])
-                if diff is None and isinstance(extra.get("originalFile"), str) and name == "Write" and isinstance(args, dict):
+                if (
+                    diff is None
+                    and isinstance(extra.get("originalFile"), str)
+                    and name == "Write"
+                    and isinstance(args, dict)
+                ):
                     diff = _diff(path, extra["originalFile"], as_text(args.get("content")))
                 if diff and not (call and self.events[call[0]].diff == diff):
                     spec["diff"] = diff
@@ -671,14 +813,24 @@ class _Transcript:
             if _str(rec.get("logicalParentUuid")):
                 meta["logicalParentUuid"] = rec["logicalParentUuid"]
             title = "Conversation compacted" if subtype == "compact_boundary" else "Context micro-compacted"
-            spec = {"kind": Kind.COMPACTION, "title": title, "text": text if text and text != title else "", "meta": meta}
+            spec = {
+                "kind": Kind.COMPACTION,
+                "title": title,
+                "text": text if text and text != title else "",
+                "meta": meta,
+            }
         elif subtype == "local_command":
             kind, title, clean, extra = _classify_user_text(text)
             spec = {"kind": Kind.SYSTEM, "title": title or "Local command", "text": clean, "meta": {**meta, **extra}}
         elif subtype == "turn_duration":
             ms = rec.get("durationMs")
             meta["durationMs"] = ms
-            spec = {"kind": Kind.SYSTEM, "title": "Turn duration", "text": f"Turn took {_int(ms) / 1000:.1f} s" if isinstance(ms, (int, float)) else text, "meta": meta}
+            spec = {
+                "kind": Kind.SYSTEM,
+                "title": "Turn duration",
+                "text": f"Turn took {_int(ms) / 1000:.1f} s" if isinstance(ms, (int, float)) else text,
+                "meta": meta,
+            }
         elif subtype == "stop_hook_summary":
             hooks = rec.get("hookInfos") if isinstance(rec.get("hookInfos"), list) else []
             errors = rec.get("hookErrors") if isinstance(rec.get("hookErrors"), list) else []
@@ -690,7 +842,13 @@ class _Transcript:
             for key in ("hookCount", "preventedContinuation", "hasOutput"):
                 if key in rec:
                     meta[key] = rec[key]
-            spec = {"kind": Kind.SYSTEM, "title": "Stop hooks", "text": "\n".join(lines), "meta": meta, "is_error": bool(errors)}
+            spec = {
+                "kind": Kind.SYSTEM,
+                "title": "Stop hooks",
+                "text": "\n".join(lines),
+                "meta": meta,
+                "is_error": bool(errors),
+            }
         elif subtype == "api_error":
             detail = text or as_text(rec.get("error"))
             for key in ("retryAttempt", "maxRetries", "retryInMs"):
@@ -699,7 +857,12 @@ class _Transcript:
             spec = {"kind": Kind.SYSTEM, "title": "API error", "text": detail, "meta": meta, "is_error": True}
         else:
             label = str(subtype).replace("_", " ") if subtype else "System message"
-            spec = {"kind": Kind.SYSTEM, "title": label[:1].upper() + label[1:], "text": _strip_ansi(text), "meta": meta}
+            spec = {
+                "kind": Kind.SYSTEM,
+                "title": label[:1].upper() + label[1:],
+                "text": _strip_ansi(text),
+                "meta": meta,
+            }
         self._emit(lineno, rec, ts, [(0, spec)])
 
     def _progress(self, lineno: int, rec: dict[str, Any]) -> None:
@@ -711,7 +874,12 @@ class _Transcript:
             if agent_id and parent_call:
                 self.agent_links.setdefault(agent_id, parent_call)
             message = data.get("message")
-            if agent_id and agent_id not in self.agent_files and isinstance(message, dict) and message.get("type") in ("user", "assistant"):
+            if (
+                agent_id
+                and agent_id not in self.agent_files
+                and isinstance(message, dict)
+                and message.get("type") in ("user", "assistant")
+            ):
                 key = f"{agent_id}:{message.get('uuid')}" if message.get("uuid") else None
                 if key is None or key not in self._progress_seen:
                     if key:
@@ -722,7 +890,12 @@ class _Transcript:
         self.skipped[reason or f"progress record ({dtype or 'no type'})"] += 1
 
     def _metadata(self, kind: str, rec: dict[str, Any]) -> None:
-        field_name = {"summary": "summary", "custom-title": "customTitle", "ai-title": "aiTitle", "agent-name": "agentName"}.get(kind)
+        field_name = {
+            "summary": "summary",
+            "custom-title": "customTitle",
+            "ai-title": "aiTitle",
+            "agent-name": "agentName",
+        }.get(kind)
         value = _str(rec.get(field_name)) if field_name else None
         if kind == "ai-title" and value is None:
             value = _str(rec.get("title"))
@@ -751,7 +924,22 @@ class _Transcript:
             self.issues.setdefault(f"{repo}#{number}" if repo else f"#{number}")
         label = f"#{number}" if isinstance(number, int) else "pull request"
         text = f"[{repo or ''}{label}]({url})" if url else f"{repo or ''}{label}"
-        self._emit(lineno, rec, ts, [(0, {"kind": Kind.SYSTEM, "title": "Pull request linked", "text": text, "meta": {k: rec[k] for k in ("prNumber", "prUrl", "prRepository") if k in rec}})])
+        self._emit(
+            lineno,
+            rec,
+            ts,
+            [
+                (
+                    0,
+                    {
+                        "kind": Kind.SYSTEM,
+                        "title": "Pull request linked",
+                        "text": text,
+                        "meta": {k: rec[k] for k in ("prNumber", "prUrl", "prRepository") if k in rec},
+                    },
+                )
+            ],
+        )
 
     # ---- end
 
@@ -819,8 +1007,15 @@ def _read_main(path: Path, problems: Problems) -> Session | None:
     agents: list[tuple[_Transcript, dict[str, Any]]] = []
     for agent_path in files:
         aid = _agent_id_from_name(agent_path)
-        transcript = _read_stream(_Transcript(agent_path, problems, ids, prefix=f"{aid}-", agent_id=aid, agent_files=file_ids), iter_jsonl(agent_path, problems))
-        info: dict[str, Any] = {"source": str(agent_path.relative_to(path.parent)) if agent_path.is_relative_to(path.parent) else str(agent_path)}
+        transcript = _read_stream(
+            _Transcript(agent_path, problems, ids, prefix=f"{aid}-", agent_id=aid, agent_files=file_ids),
+            iter_jsonl(agent_path, problems),
+        )
+        info: dict[str, Any] = {
+            "source": str(agent_path.relative_to(path.parent))
+            if agent_path.is_relative_to(path.parent)
+            else str(agent_path)
+        }
         meta_path = _agent_meta_path(agent_path)
         if meta_path.is_file():
             meta = load_json(meta_path, problems)
@@ -836,7 +1031,9 @@ def _read_main(path: Path, problems: Problems) -> Session | None:
             if aid in file_ids or aid in rebuilt:
                 continue
             rebuilt.add(aid)
-            transcript = _read_stream(_Transcript(path, problems, ids, prefix=f"{aid}-", agent_id=aid, agent_files=file_ids), records)
+            transcript = _read_stream(
+                _Transcript(path, problems, ids, prefix=f"{aid}-", agent_id=aid, agent_files=file_ids), records
+            )
             agents.append((transcript, {"rebuilt_from": "agent_progress records"}))
             pending.append(transcript)
         holder.progress = {}
@@ -922,7 +1119,9 @@ def _assemble(main: _Transcript, agents: list[tuple[_Transcript, dict[str, Any]]
             parent, call_id = None, None
         if parent is None:
             parent = main
-            position = _compaction_position(main, agent) if (agent.agent_id or "").startswith("acompact") else len(main.events)
+            position = (
+                _compaction_position(main, agent) if (agent.agent_id or "").startswith("acompact") else len(main.events)
+            )
         elif call_id in parent.results:
             position = parent.results[call_id] + 1
         elif call_id in parent.calls:
@@ -982,7 +1181,9 @@ def _compaction_position(main: _Transcript, agent: _Transcript) -> int:
     return len(main.events)
 
 
-def _subagent_event(agent: _Transcript, info: dict[str, Any], parent: _Transcript, call_id: str | None, children: list[Event], ids: Ids) -> Event:
+def _subagent_event(
+    agent: _Transcript, info: dict[str, Any], parent: _Transcript, call_id: str | None, children: list[Event], ids: Ids
+) -> Event:
     aid = agent.agent_id or "agent"
     meta: dict[str, Any] = {"agent_id": aid}
     call = parent.calls.get(call_id or "")

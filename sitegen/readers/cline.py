@@ -24,13 +24,14 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-from ..model import Block, Event, Kind, Session, SourceRef, ToolCategory, Usage, make_session_id
-from ._util import Ids, maybe_json, obj, project_of, text_of, to_int, unified_diff
-from .base import Problems, as_text, iter_json_array, load_json, parse_time
+from sitegen.model import Block, Event, Kind, Problems, Session, SourceRef, ToolCategory, Usage, make_session_id
+from sitegen.readers._util import Ids, maybe_json, obj, project_of, text_of, to_int, unified_diff
+from sitegen.readers.base import as_text, iter_json_array, load_json, parse_time
 
 NAME = "cline"
 AGENT = "cline"
@@ -54,12 +55,29 @@ _CATEGORY = {
     "web_search": ToolCategory.WEB,
 }
 # Tools whose main argument is prose, shown as the call's text rather than as JSON.
-_PROSE_ARG = {"attempt_completion": "result", "ask_followup_question": "question", "plan_mode_respond": "response", "new_task": "context"}
-# Tag names the XML tool style uses (Cline's own list plus a few from its forks).
-_XML_TOOLS = set(_CATEGORY) | set(_PROSE_ARG) | {
-    "use_mcp_tool", "access_mcp_resource", "load_mcp_documentation", "condense", "summarize_task",
-    "report_bug", "new_rule", "focus_chain", "generate_explanation", "use_skill",
+_PROSE_ARG = {
+    "attempt_completion": "result",
+    "ask_followup_question": "question",
+    "plan_mode_respond": "response",
+    "new_task": "context",
 }
+# Tag names the XML tool style uses (Cline's own list plus a few from its forks).
+_XML_TOOLS = (
+    set(_CATEGORY)
+    | set(_PROSE_ARG)
+    | {
+        "use_mcp_tool",
+        "access_mcp_resource",
+        "load_mcp_documentation",
+        "condense",
+        "summarize_task",
+        "report_bug",
+        "new_rule",
+        "focus_chain",
+        "generate_explanation",
+        "use_skill",
+    }
+)
 _RESULT_HEAD = re.compile(r"\[([A-Za-z0-9_\-]+)(.*?)\] Result:[ \t]*\n?", re.DOTALL)
 _XML_CALL = re.compile(r"<(" + "|".join(sorted(_XML_TOOLS, key=len, reverse=True)) + r")>(.*?)</\1>", re.DOTALL)
 _XML_PARAM = re.compile(r"<([a-z_]+)>(.*?)</\1>", re.DOTALL)
@@ -123,7 +141,9 @@ class _Ui:
     """What ui_messages.json says about the history: times, token counts, models."""
 
     start: dict[int, Any] = field(default_factory=dict)  # history index -> first panel time after it
-    requests: list[tuple[int | None, Any, dict[str, Any], dict[str, Any]]] = field(default_factory=list)  # (index, ts, request info, ui record)
+    requests: list[tuple[int | None, Any, dict[str, Any], dict[str, Any]]] = field(
+        default_factory=list
+    )  # (index, ts, request info, ui record)
     times: list[Any] = field(default_factory=list)
     first_text: str | None = None
 
@@ -143,7 +163,12 @@ def _ui_summary(ui: list[tuple[int, dict[str, Any]]], path: Path, problems: Prob
         if msg.get("say") == "api_req_started":
             info = maybe_json(msg.get("text"))
             out.requests.append((index, ts, info if isinstance(info, dict) else {}, msg))
-        if out.first_text is None and msg.get("type") == "say" and msg.get("say") == "text" and isinstance(msg.get("text"), str):
+        if (
+            out.first_text is None
+            and msg.get("type") == "say"
+            and msg.get("say") == "text"
+            and isinstance(msg.get("text"), str)
+        ):
             out.first_text = msg["text"]
     return out
 
@@ -158,7 +183,9 @@ def _read_task(path: Path, problems: Problems) -> Session:
         if isinstance(doc, dict):
             metadata = doc
         elif doc is not None:
-            problems.add(meta_path, None, f"cline: task_metadata.json is a {type(doc).__name__}, not an object; ignored")
+            problems.add(
+                meta_path, None, f"cline: task_metadata.json is a {type(doc).__name__}, not an object; ignored"
+            )
     summary = _ui_summary(ui, ui_path, problems)
     models = _models(metadata, api)
     ids = Ids()
@@ -172,10 +199,19 @@ def _read_task(path: Path, problems: Problems) -> Session:
         problems.add(path, None, "cline: task folder has no readable messages")
 
     meta: dict[str, Any] = {}
-    env = [e for e in metadata.get("environment_history") or [] if isinstance(e, dict)] if isinstance(metadata.get("environment_history"), list) else []
+    env = (
+        [e for e in metadata.get("environment_history") or [] if isinstance(e, dict)]
+        if isinstance(metadata.get("environment_history"), list)
+        else []
+    )
     if env:
         last = env[-1]
-        for key, label in (("cline_version", "cline version"), ("host_name", "editor"), ("host_version", "editor version"), ("os_name", "os")):
+        for key, label in (
+            ("cline_version", "cline version"),
+            ("host_name", "editor"),
+            ("host_version", "editor version"),
+            ("os_name", "os"),
+        ):
             if last.get(key):
                 meta[label] = last[key]
     files = metadata.get("files_in_context")
@@ -240,10 +276,18 @@ class _State:
 
 
 def _history_events(api: list[tuple[int, dict[str, Any]]], ui: _Ui, metadata: dict[str, Any], state: _State) -> None:
-    model_usage = sorted(
-        ((parse_time(obj(e).get("ts")), text_of(obj(e).get("model_id"))) for e in metadata.get("model_usage") or [] if isinstance(e, dict)),
-        key=lambda pair: pair[0].timestamp() if pair[0] else 0,
-    ) if isinstance(metadata.get("model_usage"), list) else []
+    model_usage = (
+        sorted(
+            (
+                (parse_time(obj(e).get("ts")), text_of(obj(e).get("model_id")))
+                for e in metadata.get("model_usage") or []
+                if isinstance(e, dict)
+            ),
+            key=lambda pair: pair[0].timestamp() if pair[0] else 0,
+        )
+        if isinstance(metadata.get("model_usage"), list)
+        else []
+    )
     requests = list(ui.requests)
     indexed = any(index is not None for index, *_ in requests)
     assistant_seen = 0
@@ -261,7 +305,14 @@ def _history_events(api: list[tuple[int, dict[str, Any]]], ui: _Ui, metadata: di
             content = [{"type": "text", "text": content}]
         if not isinstance(content, list):
             state.problems.add(state.path, line, f"cline: message {position} has no content list; shown as raw JSON")
-            state.add(id=state.ids.take(f"m{position}"), kind=Kind.UNKNOWN, timestamp=ts, title="Cline message", raw=message, line=line)
+            state.add(
+                id=state.ids.take(f"m{position}"),
+                kind=Kind.UNKNOWN,
+                timestamp=ts,
+                title="Cline message",
+                raw=message,
+                line=line,
+            )
             continue
         if role == "assistant":
             model = text_of(obj(message.get("modelInfo")).get("modelId")) or _model_at(model_usage, ts)
@@ -277,7 +328,14 @@ def _history_events(api: list[tuple[int, dict[str, Any]]], ui: _Ui, metadata: di
             _user_blocks(content, position, line, ts, state)
         else:
             state.problems.add(state.path, line, f"cline: message {position} has role {role!r}; shown as raw JSON")
-            state.add(id=state.ids.take(f"m{position}"), kind=Kind.UNKNOWN, timestamp=ts, title=f"Cline message with role {role!r}", raw=message, line=line)
+            state.add(
+                id=state.ids.take(f"m{position}"),
+                kind=Kind.UNKNOWN,
+                timestamp=ts,
+                title=f"Cline message with role {role!r}",
+                raw=message,
+                line=line,
+            )
 
 
 def _model_at(model_usage: list[tuple[Any, str | None]], ts: Any) -> str | None:
@@ -289,12 +347,18 @@ def _model_at(model_usage: list[tuple[Any, str | None]], ts: Any) -> str | None:
     return model
 
 
-def _assistant_usage(message: dict[str, Any], position: int, nth: int, requests: list, indexed: bool) -> tuple[Usage | None, dict[str, Any]]:
+def _assistant_usage(
+    message: dict[str, Any], position: int, nth: int, requests: list, indexed: bool
+) -> tuple[Usage | None, dict[str, Any]]:
     metrics = obj(message.get("metrics"))
     tokens = obj(metrics.get("tokens"))
     extra: dict[str, Any] = {}
     if tokens:
-        usage = Usage(input_tokens=to_int(tokens.get("prompt")), output_tokens=to_int(tokens.get("completion")), cache_read_tokens=to_int(tokens.get("cached")))
+        usage = Usage(
+            input_tokens=to_int(tokens.get("prompt")),
+            output_tokens=to_int(tokens.get("completion")),
+            cache_read_tokens=to_int(tokens.get("cached")),
+        )
         if isinstance(metrics.get("cost"), (int, float)) and metrics.get("cost"):
             extra["cost"] = metrics["cost"]
         return usage or None, extra
@@ -307,7 +371,7 @@ def _assistant_usage(message: dict[str, Any], position: int, nth: int, requests:
         if chosen is not None:
             info = requests.pop(chosen)[2]
             # earlier requests (failed retries) can no longer match a later message
-            del requests[: chosen]
+            del requests[:chosen]
         else:
             info = {}
     else:
@@ -326,7 +390,9 @@ def _assistant_usage(message: dict[str, Any], position: int, nth: int, requests:
     return usage or None, extra
 
 
-def _attach_usage(state: _State, before: int, usage: Usage | None, extra: dict[str, Any], model: str | None, ts: Any, position: int) -> None:
+def _attach_usage(
+    state: _State, before: int, usage: Usage | None, extra: dict[str, Any], model: str | None, ts: Any, position: int
+) -> None:
     if isinstance(extra.get("cost"), (int, float)):
         state.cost += float(extra["cost"])
     for index in range(len(state.events) - 1, before - 1, -1):
@@ -334,7 +400,14 @@ def _attach_usage(state: _State, before: int, usage: Usage | None, extra: dict[s
         if event.kind in (Kind.ASSISTANT, Kind.THINKING, Kind.TOOL_CALL):
             state.events[index] = replace(event, usage=usage, model=event.model or model, meta={**event.meta, **extra})
             return
-    state.add(id=state.ids.take(f"m{position}-usage"), kind=Kind.ASSISTANT, timestamp=ts, usage=usage, model=model, meta={**extra, "note": "model response with no content"})
+    state.add(
+        id=state.ids.take(f"m{position}-usage"),
+        kind=Kind.ASSISTANT,
+        timestamp=ts,
+        usage=usage,
+        model=model,
+        meta={**extra, "note": "model response with no content"},
+    )
 
 
 def _assistant_blocks(content: list[Any], position: int, line: int, ts: Any, model: str | None, state: _State) -> None:
@@ -343,24 +416,61 @@ def _assistant_blocks(content: list[Any], position: int, line: int, ts: Any, mod
     for index, block in enumerate(content):
         bid = f"m{position}-{index}"
         if not isinstance(block, dict):
-            state.add(id=state.ids.take(bid), kind=Kind.UNKNOWN, timestamp=ts, title="Cline content block", raw=block, line=line)
+            state.add(
+                id=state.ids.take(bid),
+                kind=Kind.UNKNOWN,
+                timestamp=ts,
+                title="Cline content block",
+                raw=block,
+                line=line,
+            )
             continue
         btype = block.get("type")
         if btype == "text":
             _assistant_text(as_text(block.get("text")), bid, line, ts, model, state)
         elif btype in ("thinking", "reasoning"):
-            state.add(id=state.ids.take(bid), kind=Kind.THINKING, timestamp=ts, text=as_text(block.get("thinking") or block.get("text")), model=model, line=line)
+            state.add(
+                id=state.ids.take(bid),
+                kind=Kind.THINKING,
+                timestamp=ts,
+                text=as_text(block.get("thinking") or block.get("text")),
+                model=model,
+                line=line,
+            )
         elif btype == "redacted_thinking":
-            state.add(id=state.ids.take(bid), kind=Kind.THINKING, timestamp=ts, text="(redacted thinking)", model=model, line=line)
+            state.add(
+                id=state.ids.take(bid),
+                kind=Kind.THINKING,
+                timestamp=ts,
+                text="(redacted thinking)",
+                model=model,
+                line=line,
+            )
         elif btype == "tool_use":
             name = text_of(block.get("name")) or "tool"
             call_id = text_of(block.get("id")) or bid
             _tool_call(name, block.get("input"), call_id, bid, line, ts, model, state)
         elif btype == "image":
-            state.add(id=state.ids.take(bid), kind=Kind.ASSISTANT, timestamp=ts, blocks=(_image(block),), model=model, line=line)
+            state.add(
+                id=state.ids.take(bid),
+                kind=Kind.ASSISTANT,
+                timestamp=ts,
+                blocks=(_image(block),),
+                model=model,
+                line=line,
+            )
         else:
-            state.problems.add(state.path, line, f"cline: message {position}: unknown block type {btype!r}; shown as raw JSON")
-            state.add(id=state.ids.take(bid), kind=Kind.UNKNOWN, timestamp=ts, title=f"Cline block {btype!r}", raw=block, line=line)
+            state.problems.add(
+                state.path, line, f"cline: message {position}: unknown block type {btype!r}; shown as raw JSON"
+            )
+            state.add(
+                id=state.ids.take(bid),
+                kind=Kind.UNKNOWN,
+                timestamp=ts,
+                title=f"Cline block {btype!r}",
+                raw=block,
+                line=line,
+            )
 
 
 def _assistant_text(text: str, bid: str, line: int, ts: Any, model: str | None, state: _State) -> None:
@@ -368,7 +478,7 @@ def _assistant_text(text: str, bid: str, line: int, ts: Any, model: str | None, 
     pos = 0
     piece = 0
     for match in _XML_CALL.finditer(text):
-        _prose(text[pos: match.start()], f"{bid}.{piece}", line, ts, model, state)
+        _prose(text[pos : match.start()], f"{bid}.{piece}", line, ts, model, state)
         piece += 1
         name, body = match.group(1), match.group(2)
         _tool_call(name, _xml_params(body), None, f"{bid}-{name}", line, ts, model, state, xml=True)
@@ -379,10 +489,19 @@ def _assistant_text(text: str, bid: str, line: int, ts: Any, model: str | None, 
 def _prose(text: str, bid: str, line: int, ts: Any, model: str | None, state: _State) -> None:
     pos = 0
     for n, match in enumerate(_THINKING.finditer(text)):
-        before = text[pos: match.start()].strip()
+        before = text[pos : match.start()].strip()
         if before:
-            state.add(id=state.ids.take(f"{bid}-t{n}"), kind=Kind.ASSISTANT, timestamp=ts, text=before, model=model, line=line)
-        state.add(id=state.ids.take(f"{bid}-think{n}"), kind=Kind.THINKING, timestamp=ts, text=match.group(1).strip(), model=model, line=line)
+            state.add(
+                id=state.ids.take(f"{bid}-t{n}"), kind=Kind.ASSISTANT, timestamp=ts, text=before, model=model, line=line
+            )
+        state.add(
+            id=state.ids.take(f"{bid}-think{n}"),
+            kind=Kind.THINKING,
+            timestamp=ts,
+            text=match.group(1).strip(),
+            model=model,
+            line=line,
+        )
         pos = match.end()
     rest = text[pos:].strip()
     if rest:
@@ -403,14 +522,24 @@ def _xml_params(body: str) -> dict[str, Any]:
             # file content may itself hold tags: run to the last closing tag
             last = body.rfind(f"</{name}>")
             if last > match.start():
-                value = body[match.start() + len(name) + 2: last]
+                value = body[match.start() + len(name) + 2 : last]
                 end = last + len(name) + 3
         params[name] = value.strip("\n")
         pos = end
     return params
 
 
-def _tool_call(name: str, raw_args: Any, call_id: str | None, eid: str, line: int, ts: Any, model: str | None, state: _State, xml: bool = False) -> None:
+def _tool_call(
+    name: str,
+    raw_args: Any,
+    call_id: str | None,
+    eid: str,
+    line: int,
+    ts: Any,
+    model: str | None,
+    state: _State,
+    xml: bool = False,
+) -> None:
     """A call event; without a call id of its own (XML style) the event id links it to its result."""
     args = maybe_json(raw_args)
     meta: dict[str, Any] = {"style": "xml"} if xml else {}
@@ -442,7 +571,20 @@ def _tool_call(name: str, raw_args: Any, call_id: str | None, eid: str, line: in
             fields.pop("diff", None)
     eid = state.ids.take(eid)
     call_id = call_id or eid
-    state.add(id=eid, kind=Kind.TOOL_CALL, timestamp=ts, tool_name=name, tool_input=shown, category=category, call_id=call_id, text=text, model=model, line=line, meta=meta, **fields)
+    state.add(
+        id=eid,
+        kind=Kind.TOOL_CALL,
+        timestamp=ts,
+        tool_name=name,
+        tool_input=shown,
+        category=category,
+        call_id=call_id,
+        text=text,
+        model=model,
+        line=line,
+        meta=meta,
+        **fields,
+    )
     state.open_calls.append((name, call_id))
 
 
@@ -489,16 +631,37 @@ def _user_blocks(content: list[Any], position: int, line: int, ts: Any, state: _
             return
         text = "\n\n".join(t for t in result.texts if t)
         stripped = text.lstrip()
-        is_error = stripped.startswith(("The tool execution failed", "[ERROR]", "Error executing", "<error>")) or "The user denied this operation" in stripped[:200]
-        state.add(id=state.ids.take(result.eid), kind=Kind.TOOL_RESULT, timestamp=ts, text=text, blocks=tuple(result.blocks), call_id=result.call_id,
-                  tool_name=None if result.call_id else result.name, is_error=is_error, exit_code=_exit_code(text) if result.name == "execute_command" else None, line=line, meta=result.meta)
+        is_error = (
+            stripped.startswith(("The tool execution failed", "[ERROR]", "Error executing", "<error>"))
+            or "The user denied this operation" in stripped[:200]
+        )
+        state.add(
+            id=state.ids.take(result.eid),
+            kind=Kind.TOOL_RESULT,
+            timestamp=ts,
+            text=text,
+            blocks=tuple(result.blocks),
+            call_id=result.call_id,
+            tool_name=None if result.call_id else result.name,
+            is_error=is_error,
+            exit_code=_exit_code(text) if result.name == "execute_command" else None,
+            line=line,
+            meta=result.meta,
+        )
         result = None
 
     for index, block in enumerate(content):
         bid = f"m{position}-{index}"
         if not isinstance(block, dict):
             close()
-            state.add(id=state.ids.take(bid), kind=Kind.UNKNOWN, timestamp=ts, title="Cline content block", raw=block, line=line)
+            state.add(
+                id=state.ids.take(bid),
+                kind=Kind.UNKNOWN,
+                timestamp=ts,
+                title="Cline content block",
+                raw=block,
+                line=line,
+            )
             continue
         btype = block.get("type")
         if btype == "text":
@@ -508,18 +671,29 @@ def _user_blocks(content: list[Any], position: int, line: int, ts: Any, state: _
                 close()
                 name = head.group(1)
                 call_id = _take_call(state, name)
-                meta = {"for": head.group(2).strip()[4:].strip("'")} if head.group(2).strip().startswith("for ") and not call_id else {}
-                result = _OpenResult(name, call_id, f"{bid}-result", [text[head.end():].strip("\n")], [], meta)
+                meta = (
+                    {"for": head.group(2).strip()[4:].strip("'")}
+                    if head.group(2).strip().startswith("for ") and not call_id
+                    else {}
+                )
+                result = _OpenResult(name, call_id, f"{bid}-result", [text[head.end() :].strip("\n")], [], meta)
                 continue
             stripped = text.lstrip()
             if stripped.startswith("<environment_details>"):
                 close()
-                inner = stripped[len("<environment_details>"):]
+                inner = stripped[len("<environment_details>") :]
                 inner = inner.split("</environment_details>", 1)[0].strip("\n")
                 cwd = _CWD.search(inner)
                 if cwd and not state.cwd:
                     state.cwd = cwd.group(1).strip()
-                state.add(id=state.ids.take(bid), kind=Kind.SYSTEM, timestamp=ts, title="Environment details", blocks=(Block("text", text=inner),), line=line)
+                state.add(
+                    id=state.ids.take(bid),
+                    kind=Kind.SYSTEM,
+                    timestamp=ts,
+                    title="Environment details",
+                    blocks=(Block("text", text=inner),),
+                    line=line,
+                )
                 continue
             if result is not None:
                 result.texts.append(text)
@@ -544,11 +718,29 @@ def _user_blocks(content: list[Any], position: int, line: int, ts: Any, state: _
                     texts.append(as_text(item))
             if call_id:
                 state.open_calls = [c for c in state.open_calls if c[1] != call_id]
-            state.add(id=state.ids.take(f"{bid}-result"), kind=Kind.TOOL_RESULT, timestamp=ts, text="\n\n".join(texts), blocks=tuple(blocks), call_id=call_id, is_error=bool(block.get("is_error")), line=line)
+            state.add(
+                id=state.ids.take(f"{bid}-result"),
+                kind=Kind.TOOL_RESULT,
+                timestamp=ts,
+                text="\n\n".join(texts),
+                blocks=tuple(blocks),
+                call_id=call_id,
+                is_error=bool(block.get("is_error")),
+                line=line,
+            )
         else:
             close()
-            state.problems.add(state.path, line, f"cline: message {position}: unknown block type {btype!r}; shown as raw JSON")
-            state.add(id=state.ids.take(bid), kind=Kind.UNKNOWN, timestamp=ts, title=f"Cline block {btype!r}", raw=block, line=line)
+            state.problems.add(
+                state.path, line, f"cline: message {position}: unknown block type {btype!r}; shown as raw JSON"
+            )
+            state.add(
+                id=state.ids.take(bid),
+                kind=Kind.UNKNOWN,
+                timestamp=ts,
+                title=f"Cline block {btype!r}",
+                raw=block,
+                line=line,
+            )
     close()
 
 
@@ -574,7 +766,7 @@ def _user_text(text: str, bid: str, line: int, ts: Any, state: _State) -> None:
     meta: dict[str, Any] = {}
     for tag in ("task", "feedback", "user_message", "answer"):
         if stripped.startswith(f"<{tag}>"):
-            inner = stripped[len(tag) + 2:]
+            inner = stripped[len(tag) + 2 :]
             end = inner.rfind(f"</{tag}>")
             stripped = (inner[:end] if end >= 0 else inner).strip()
             if tag != "task":
@@ -611,7 +803,16 @@ def _ui_events(ui: list[tuple[int, dict[str, Any]]], state: _State) -> None:
             event = state.add(id=eid, kind=Kind.ASSISTANT, timestamp=ts, text=_ui_text(text), line=line)
         elif kind_key == "command":
             call_id = eid
-            event = state.add(id=eid, kind=Kind.TOOL_CALL, timestamp=ts, tool_name="execute_command", category=ToolCategory.SHELL, command=text, call_id=call_id, line=line)
+            event = state.add(
+                id=eid,
+                kind=Kind.TOOL_CALL,
+                timestamp=ts,
+                tool_name="execute_command",
+                category=ToolCategory.SHELL,
+                command=text,
+                call_id=call_id,
+                line=line,
+            )
             state.open_calls.append(("execute_command", call_id))
         elif kind_key == "command_output":
             call_id = _take_call(state, "execute_command")
@@ -622,21 +823,65 @@ def _ui_events(ui: list[tuple[int, dict[str, Any]]], state: _State) -> None:
             name = text_of(info.get("tool")) or "tool"
             path = text_of(info.get("path"))
             diff = text_of(info.get("diff"))
-            category = {"readFile": ToolCategory.READ, "newFileCreated": ToolCategory.EDIT, "editedExistingFile": ToolCategory.EDIT, "searchFiles": ToolCategory.SEARCH, "listFilesTopLevel": ToolCategory.SEARCH, "listFilesRecursive": ToolCategory.SEARCH}.get(name, ToolCategory.OTHER)
-            event = state.add(id=eid, kind=Kind.TOOL_CALL, timestamp=ts, tool_name=name, tool_input=info, category=category, path=path, diff=diff if diff and diff.lstrip().startswith(("---", "@@")) else None, call_id=eid, line=line)
+            category = {
+                "readFile": ToolCategory.READ,
+                "newFileCreated": ToolCategory.EDIT,
+                "editedExistingFile": ToolCategory.EDIT,
+                "searchFiles": ToolCategory.SEARCH,
+                "listFilesTopLevel": ToolCategory.SEARCH,
+                "listFilesRecursive": ToolCategory.SEARCH,
+            }.get(name, ToolCategory.OTHER)
+            event = state.add(
+                id=eid,
+                kind=Kind.TOOL_CALL,
+                timestamp=ts,
+                tool_name=name,
+                tool_input=info,
+                category=category,
+                path=path,
+                diff=diff if diff and diff.lstrip().startswith(("---", "@@")) else None,
+                call_id=eid,
+                line=line,
+            )
         elif kind_key == "api_req_started":
             info = maybe_json(text)
             info = info if isinstance(info, dict) else {}
-            usage = Usage(input_tokens=to_int(info.get("tokensIn")), output_tokens=to_int(info.get("tokensOut")), cache_read_tokens=to_int(info.get("cacheReads")), cache_write_tokens=to_int(info.get("cacheWrites")))
-            pending_usage = (usage or None, {"cost": info["cost"]} if isinstance(info.get("cost"), (int, float)) and info.get("cost") else {})
+            usage = Usage(
+                input_tokens=to_int(info.get("tokensIn")),
+                output_tokens=to_int(info.get("tokensOut")),
+                cache_read_tokens=to_int(info.get("cacheReads")),
+                cache_write_tokens=to_int(info.get("cacheWrites")),
+            )
+            pending_usage = (
+                usage or None,
+                {"cost": info["cost"]} if isinstance(info.get("cost"), (int, float)) and info.get("cost") else {},
+            )
             continue
         elif kind_key in ("error", "api_req_failed", "diff_error", "clineignore_error", "mistake_limit_reached"):
-            event = state.add(id=eid, kind=Kind.SYSTEM, timestamp=ts, title=f"Cline {kind_key.replace('_', ' ')}", text=text, line=line)
-        elif kind_key in ("checkpoint_created", "api_req_finished", "api_req_retried", "resume_task", "resume_completed_task", "task_progress", "deleted_api_reqs", "shell_integration_warning"):
+            event = state.add(
+                id=eid,
+                kind=Kind.SYSTEM,
+                timestamp=ts,
+                title=f"Cline {kind_key.replace('_', ' ')}",
+                text=text,
+                line=line,
+            )
+        elif kind_key in (
+            "checkpoint_created",
+            "api_req_finished",
+            "api_req_retried",
+            "resume_task",
+            "resume_completed_task",
+            "task_progress",
+            "deleted_api_reqs",
+            "shell_integration_warning",
+        ):
             state.skipped[f"panel {kind_key}"] += 1
             continue
         else:
-            event = state.add(id=eid, kind=Kind.UNKNOWN, timestamp=ts, title=f"Cline panel message {kind_key!r}", raw=msg, line=line)
+            event = state.add(
+                id=eid, kind=Kind.UNKNOWN, timestamp=ts, title=f"Cline panel message {kind_key!r}", raw=msg, line=line
+            )
         if pending_usage and event.kind in (Kind.ASSISTANT, Kind.THINKING, Kind.TOOL_CALL):
             usage, extra = pending_usage
             if isinstance(extra.get("cost"), (int, float)):
@@ -648,5 +893,7 @@ def _ui_events(ui: list[tuple[int, dict[str, Any]]], state: _State) -> None:
 def _ui_text(text: str) -> str:
     value = maybe_json(text)
     if isinstance(value, dict):
-        return as_text(value.get("question") or value.get("response") or value.get("text") or json.dumps(value, ensure_ascii=False))
+        return as_text(
+            value.get("question") or value.get("response") or value.get("text") or json.dumps(value, ensure_ascii=False)
+        )
     return text

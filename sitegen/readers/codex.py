@@ -37,14 +37,30 @@ import json
 import re
 import shlex
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-from ..model import Block, Event, GitRefs, Kind, Session, SourceRef, ToolCategory, Usage, make_session_id
-from .base import Problems, as_text, first_json_lines, iter_jsonl, parse_time, sniff_object_line
-from ._util import Ids, project_of as _project, shorten as _shorten, text_of as _str, to_int as _int
+from sitegen.model import (
+    Block,
+    Event,
+    GitRefs,
+    Kind,
+    Problems,
+    Session,
+    SourceRef,
+    ToolCategory,
+    Usage,
+    make_session_id,
+)
+from sitegen.readers._util import Ids
+from sitegen.readers._util import project_of as _project
+from sitegen.readers._util import shorten as _shorten
+from sitegen.readers._util import text_of as _str
+from sitegen.readers._util import to_int as _int
+from sitegen.readers.base import as_text, first_json_lines, iter_jsonl, parse_time, sniff_object_line
 
 NAME = "codex"
 AGENT = "codex"
@@ -54,8 +70,18 @@ _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}
 _META_HEAD = re.compile(r'^\{\s*"timestamp"\s*:\s*"[^"]*"\s*,\s*"type"\s*:\s*"session_meta"')
 _LEGACY_HEADER_KEYS = {"id", "timestamp", "instructions", "git"}
 _ITEM_TYPES = {
-    "message", "reasoning", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output",
-    "local_shell_call", "local_shell_call_output", "web_search_call", "ghost_snapshot", "compaction", "compaction_summary",
+    "message",
+    "reasoning",
+    "function_call",
+    "function_call_output",
+    "custom_tool_call",
+    "custom_tool_call_output",
+    "local_shell_call",
+    "local_shell_call_output",
+    "web_search_call",
+    "ghost_snapshot",
+    "compaction",
+    "compaction_summary",
 }
 _USER_REQUEST = "## My request for Codex:"
 
@@ -176,11 +202,17 @@ class CodexReader:
 
 
 def _is_legacy_header(obj: dict[str, Any]) -> bool:
-    return "type" not in obj and isinstance(obj.get("id"), str) and "timestamp" in obj and set(obj) <= _LEGACY_HEADER_KEYS
+    return (
+        "type" not in obj and isinstance(obj.get("id"), str) and "timestamp" in obj and set(obj) <= _LEGACY_HEADER_KEYS
+    )
 
 
 def _is_bare_item(rec: dict[str, Any]) -> bool:
-    return rec.get("type") in _ITEM_TYPES and "payload" not in rec and ("role" in rec or "call_id" in rec or "summary" in rec or "action" in rec)
+    return (
+        rec.get("type") in _ITEM_TYPES
+        and "payload" not in rec
+        and ("role" in rec or "call_id" in rec or "summary" in rec or "action" in rec)
+    )
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -281,7 +313,7 @@ def patch_to_diff(patch: str) -> tuple[str | None, list[str]]:
         if op is None or line.startswith(("*** Begin Patch", "*** End Patch")):
             continue
         if line.startswith("*** Move to: "):
-            move_to = line[len("*** Move to: "):].strip()
+            move_to = line[len("*** Move to: ") :].strip()
             if move_to not in paths:
                 paths.append(move_to)
             continue
@@ -301,7 +333,7 @@ def _patch_in(text: str) -> str | None:
     if start < 0:
         return None
     end = text.find("*** End Patch", start)
-    return text[start:] if end < 0 else text[start: end + len("*** End Patch")]
+    return text[start:] if end < 0 else text[start : end + len("*** End Patch")]
 
 
 def changes_to_diff(changes: dict[str, Any]) -> tuple[str | None, list[str]]:
@@ -315,7 +347,9 @@ def changes_to_diff(changes: dict[str, Any]) -> tuple[str | None, list[str]]:
         kind = str(change.get("type") or "").lower()
         if kind == "add":
             lines = as_text(change.get("content")).splitlines()
-            out.extend(["--- /dev/null", f"+++ b/{path}", f"@@ -0,0 +1,{len(lines)} @@", *("+" + line for line in lines)])
+            out.extend(
+                ["--- /dev/null", f"+++ b/{path}", f"@@ -0,0 +1,{len(lines)} @@", *("+" + line for line in lines)]
+            )
         elif kind == "delete":
             lines = as_text(change.get("content")).splitlines()
             out.extend([f"--- a/{path}", "+++ /dev/null"])
@@ -493,7 +527,13 @@ def _content_text(content: Any) -> tuple[str, list[Block]]:
             texts.append(value)
         elif itype in ("input_image", "image"):
             url = _str(item.get("image_url")) or _str(item.get("url"))
-            blocks.append(Block("image", uri=url, mime=url[5: url.find(";")] if url and url.startswith("data:") and ";" in url else None))
+            blocks.append(
+                Block(
+                    "image",
+                    uri=url,
+                    mime=url[5 : url.find(";")] if url and url.startswith("data:") and ";" in url else None,
+                )
+            )
         elif itype == "refusal":
             texts.append(as_text(item.get("refusal")))
         else:
@@ -507,7 +547,7 @@ def classify_user_text(text: str) -> tuple[Kind, str | None]:
     if head.startswith("# AGENTS.md instructions") or head.startswith("<INSTRUCTIONS>"):
         return Kind.SYSTEM, "AGENTS.md instructions"
     if head.startswith("<"):
-        tag = head[1: head.find(">")] if ">" in head[:60] else ""
+        tag = head[1 : head.find(">")] if ">" in head[:60] else ""
         if tag in _INJECTED_TAGS:
             return Kind.SYSTEM, _INJECTED_TAGS[tag]
         match = _WHOLE_TAG.match(text.strip()) if len(text) < 1_000_000 else None
@@ -519,7 +559,7 @@ def classify_user_text(text: str) -> tuple[Kind, str | None]:
 def _request_text(text: str) -> str:
     """The user's own words in an IDE prompt (``# Context from my IDE setup: … ## My request for Codex:``)."""
     index = text.find(_USER_REQUEST)
-    return text[index + len(_USER_REQUEST):].strip() if index >= 0 else text
+    return text[index + len(_USER_REQUEST) :].strip() if index >= 0 else text
 
 
 def _fenced(text: str, language: str) -> str:
@@ -535,17 +575,17 @@ def _agents_body(text: str) -> tuple[str, str | None]:
     target = None
     if body.startswith("# AGENTS.md instructions"):
         first, _, body = body.partition("\n")
-        target = first[len("# AGENTS.md instructions"):].strip().removeprefix("for").strip() or None
+        target = first[len("# AGENTS.md instructions") :].strip().removeprefix("for").strip() or None
         body = body.strip()
     if body.startswith("<INSTRUCTIONS>") and body.endswith("</INSTRUCTIONS>"):
-        body = body[len("<INSTRUCTIONS>"): -len("</INSTRUCTIONS>")].strip()
+        body = body[len("<INSTRUCTIONS>") : -len("</INSTRUCTIONS>")].strip()
     return body, target
 
 
 def _env_cwd(text: str) -> str | None:
     start = text.find("<cwd>")
     end = text.find("</cwd>", start)
-    return text[start + 5: end].strip() or None if start >= 0 and end > start else None
+    return text[start + 5 : end].strip() or None if start >= 0 and end > start else None
 
 
 # --------------------------------------------------------------------------- the builder
@@ -643,7 +683,11 @@ class _Builder:
             else:
                 self.unknown(lineno, ts, rec, f"unknown record type {rtype!r}")
         except Exception as exc:  # one odd record must not stop the file
-            self.problems.add(self.path, lineno, f"could not interpret {rtype!r} record ({type(exc).__name__}: {exc}); shown as raw JSON")
+            self.problems.add(
+                self.path,
+                lineno,
+                f"could not interpret {rtype!r} record ({type(exc).__name__}: {exc}); shown as raw JSON",
+            )
             self.unknown(lineno, ts, rec, f"unreadable {rtype!r} record")
 
     def _session_meta(self, lineno: int, payload: dict[str, Any]) -> None:
@@ -678,7 +722,18 @@ class _Builder:
         elif isinstance(base, str) and base.strip():
             self.meta["base_instructions"] = base
         for key, value in payload.items():
-            if key not in ("id", "timestamp", "cwd", "git", "originator", "cli_version", "source", "model_provider", "instructions", "base_instructions") and value not in (None, "", [], {}):
+            if key not in (
+                "id",
+                "timestamp",
+                "cwd",
+                "git",
+                "originator",
+                "cli_version",
+                "source",
+                "model_provider",
+                "instructions",
+                "base_instructions",
+            ) and value not in (None, "", [], {}):
                 self.meta[key] = value
 
     def _git(self, git: dict[str, Any]) -> None:
@@ -702,7 +757,11 @@ class _Builder:
             self.cwds.setdefault(cwd)
         if not self.turn_context_seen:
             self.turn_context_seen = True
-            settings = {k: payload[k] for k in ("approval_policy", "sandbox_policy", "effort", "summary", "personality", "collaboration_mode") if payload.get(k) not in (None, "")}
+            settings = {
+                k: payload[k]
+                for k in ("approval_policy", "sandbox_policy", "effort", "summary", "personality", "collaboration_mode")
+                if payload.get(k) not in (None, "")
+            }
             if settings:
                 self.meta["turn_context"] = settings
             for key in ("user_instructions", "developer_instructions"):
@@ -729,7 +788,9 @@ class _Builder:
 
     # ---- messages
 
-    def _message(self, lineno: int, ts: Any, stream: str, role: str, text: str, blocks: list[Block], meta: dict[str, Any]) -> None:
+    def _message(
+        self, lineno: int, ts: Any, stream: str, role: str, text: str, blocks: list[Block], meta: dict[str, Any]
+    ) -> None:
         if not text.strip() and not blocks:
             self.skipped["empty message"] += 1
             return
@@ -747,7 +808,11 @@ class _Builder:
                     if target:
                         meta = {**meta, "instructions_for": target}
                 else:
-                    body = _fenced(text.strip(), "xml") if text.lstrip().startswith("<") and title != "Turn aborted" else text
+                    body = (
+                        _fenced(text.strip(), "xml")
+                        if text.lstrip().startswith("<") and title != "Turn aborted"
+                        else text
+                    )
                 self.emit(lineno, ts, kind=Kind.SYSTEM, title=title, text=body, blocks=tuple(blocks), meta=meta)
                 return
             if self.is_echo(stream, "user", text):
@@ -779,7 +844,11 @@ class _Builder:
         for index in range(len(self.events) - 1, -1, -1):
             event = self.events[index]
             if event.kind == Kind.USER:
-                extra = tuple(b for b in blocks if b not in event.blocks and not any(b.uri and b.uri == o.uri for o in event.blocks))
+                extra = tuple(
+                    b
+                    for b in blocks
+                    if b not in event.blocks and not any(b.uri and b.uri == o.uri for o in event.blocks)
+                )
                 if extra and not event.blocks:
                     self.events[index] = replace(event, blocks=event.blocks + extra)
                 return
@@ -791,13 +860,22 @@ class _Builder:
             if not part.strip():
                 continue
             if self.is_echo(stream, role, part):
-                self.skipped["reasoning summary shown twice (event_msg.agent_reasoning and response_item.reasoning)"] += 1
+                self.skipped[
+                    "reasoning summary shown twice (event_msg.agent_reasoning and response_item.reasoning)"
+                ] += 1
                 continue
             self.shown(stream, role, part)
             fresh.append(part.strip())
         if fresh:
-            self.emit(lineno, ts, suffix="-raw" if raw else "", kind=Kind.THINKING, text="\n\n".join(fresh), model=self.model,
-                      meta={"raw_reasoning": True} if raw else {})
+            self.emit(
+                lineno,
+                ts,
+                suffix="-raw" if raw else "",
+                kind=Kind.THINKING,
+                text="\n\n".join(fresh),
+                model=self.model,
+                meta={"raw_reasoning": True} if raw else {},
+            )
 
     # ---- response items
 
@@ -809,8 +887,14 @@ class _Builder:
             meta = {"phase": p["phase"]} if _str(p.get("phase")) else {}
             self._message(lineno, ts, "item", role, text, blocks, meta)
         elif ptype == "reasoning":
-            summary = [as_text(s.get("text")) if isinstance(s, dict) else as_text(s) for s in (p.get("summary") or []) if s]
-            content = [as_text(c.get("text")) if isinstance(c, dict) else as_text(c) for c in (p.get("content") or []) if c] if isinstance(p.get("content"), list) else []
+            summary = [
+                as_text(s.get("text")) if isinstance(s, dict) else as_text(s) for s in (p.get("summary") or []) if s
+            ]
+            content = (
+                [as_text(c.get("text")) if isinstance(c, dict) else as_text(c) for c in (p.get("content") or []) if c]
+                if isinstance(p.get("content"), list)
+                else []
+            )
             if not any(s.strip() for s in summary) and not any(c.strip() for c in content):
                 self.skipped["reasoning item without readable text (encrypted or empty summary)"] += 1
                 return
@@ -826,7 +910,14 @@ class _Builder:
             self.skipped["ghost_snapshot (undo checkpoint commit)"] += 1
         elif ptype in ("compaction", "compaction_summary"):
             meta = {"encrypted": True} if p.get("encrypted_content") else {}
-            self.emit(lineno, ts, kind=Kind.COMPACTION, title="Context compacted", text=as_text(p.get("summary") or p.get("text") or ""), meta=meta)
+            self.emit(
+                lineno,
+                ts,
+                kind=Kind.COMPACTION,
+                title="Context compacted",
+                text=as_text(p.get("summary") or p.get("text") or ""),
+                meta=meta,
+            )
         else:
             self.unknown(lineno, ts, p, f"response item {ptype!r}")
 
@@ -837,7 +928,10 @@ class _Builder:
         if ptype == "local_shell_call":
             name = "local_shell"
             action = p.get("action") if isinstance(p.get("action"), dict) else {}
-            args: Any = {"command": action.get("command"), **{k: v for k, v in action.items() if k not in ("command", "type")}}
+            args: Any = {
+                "command": action.get("command"),
+                **{k: v for k, v in action.items() if k not in ("command", "type")},
+            }
         elif ptype == "custom_tool_call":
             name = _str(p.get("name")) or "custom_tool"
             args = p.get("input")
@@ -859,10 +953,23 @@ class _Builder:
                     meta[key] = args[key]
         fields = tool_fields(name, args)
         text = fields.pop("text", "")
-        index = self.emit(lineno, ts, kind=Kind.TOOL_CALL, tool_name=name, tool_input=args, call_id=call_id, text=text, model=self.model, meta=meta, **fields)
+        index = self.emit(
+            lineno,
+            ts,
+            kind=Kind.TOOL_CALL,
+            tool_name=name,
+            tool_input=args,
+            call_id=call_id,
+            text=text,
+            model=self.model,
+            meta=meta,
+            **fields,
+        )
         if call_id:
             if call_id in self.calls:
-                self.problems.add(self.path, lineno, f"call_id {call_id!r} used by two calls; results pair with the first")
+                self.problems.add(
+                    self.path, lineno, f"call_id {call_id!r} used by two calls; results pair with the first"
+                )
             else:
                 self.calls[call_id] = index
 
@@ -880,8 +987,18 @@ class _Builder:
         meta = parsed["meta"]
         if call_id and call_id not in self.calls:
             meta["unmatched_call"] = True
-        index = self.emit(lineno, ts, kind=Kind.TOOL_RESULT, call_id=call_id, tool_name=self._call_name(call_id), text=parsed["text"],
-                          blocks=parsed["blocks"], exit_code=parsed["exit_code"], is_error=parsed["is_error"], meta=meta)
+        index = self.emit(
+            lineno,
+            ts,
+            kind=Kind.TOOL_RESULT,
+            call_id=call_id,
+            tool_name=self._call_name(call_id),
+            text=parsed["text"],
+            blocks=parsed["blocks"],
+            exit_code=parsed["exit_code"],
+            is_error=parsed["is_error"],
+            meta=meta,
+        )
         if call_id:
             self.results[call_id] = index
 
@@ -917,7 +1034,9 @@ class _Builder:
             self.skipped[f"{what} (merged into the tool result)"] += 1
             return True
         if call_id and call_id in self.calls:
-            index = self.emit(lineno, ts, kind=Kind.TOOL_RESULT, call_id=call_id, tool_name=self._call_name(call_id), **fields)
+            index = self.emit(
+                lineno, ts, kind=Kind.TOOL_RESULT, call_id=call_id, tool_name=self._call_name(call_id), **fields
+            )
             self.results[call_id] = index
             return True
         return False
@@ -940,8 +1059,18 @@ class _Builder:
             self.web_queries.setdefault(action["query"])
         meta = {"status": p["status"]} if _str(p.get("status")) and p["status"] != "completed" else {}
         call_id = _str(p.get("id")) or _str(p.get("call_id"))
-        index = self.emit(lineno, ts, kind=Kind.TOOL_CALL, tool_name="web_search", category=ToolCategory.WEB, tool_input=action or None,
-                          text=text, call_id=call_id, model=self.model, meta=meta)
+        index = self.emit(
+            lineno,
+            ts,
+            kind=Kind.TOOL_CALL,
+            tool_name="web_search",
+            category=ToolCategory.WEB,
+            tool_input=action or None,
+            text=text,
+            call_id=call_id,
+            model=self.model,
+            meta=meta,
+        )
         if call_id:
             self.calls.setdefault(call_id, index)
 
@@ -965,16 +1094,36 @@ class _Builder:
             self._token_count(p)
         elif ptype == "turn_aborted":
             reason = as_text(p.get("reason")) or "unknown"
-            self.emit(lineno, ts, kind=Kind.SYSTEM, title="Turn aborted", text=f"The turn was aborted ({reason}).", meta={k: p[k] for k in ("reason", "turn_id") if k in p})
+            self.emit(
+                lineno,
+                ts,
+                kind=Kind.SYSTEM,
+                title="Turn aborted",
+                text=f"The turn was aborted ({reason}).",
+                meta={k: p[k] for k in ("reason", "turn_id") if k in p},
+            )
         elif ptype == "task_started":
             meta = {k: v for k, v in p.items() if k != "type" and v is not None}
             self.emit(lineno, ts, kind=Kind.TASK_START, title="Turn started", meta=meta)
         elif ptype == "task_complete":
             last = as_text(p.get("last_agent_message")).strip()
             meta = {"turn_id": p["turn_id"]} if p.get("turn_id") else {}
-            self.emit(lineno, ts, kind=Kind.TASK_END, title="Turn complete", text=last if last and last != self.last_assistant_text else "", meta=meta)
+            self.emit(
+                lineno,
+                ts,
+                kind=Kind.TASK_END,
+                title="Turn complete",
+                text=last if last and last != self.last_assistant_text else "",
+                meta=meta,
+            )
         elif ptype == "context_compacted":
-            self.emit(lineno, ts, kind=Kind.COMPACTION, title="Context compacted", meta={"turn_id": p["turn_id"]} if p.get("turn_id") else {})
+            self.emit(
+                lineno,
+                ts,
+                kind=Kind.COMPACTION,
+                title="Context compacted",
+                meta={"turn_id": p["turn_id"]} if p.get("turn_id") else {},
+            )
         elif ptype == "exec_command_end":
             self._exec_end(lineno, ts, p)
         elif ptype == "patch_apply_end":
@@ -987,27 +1136,62 @@ class _Builder:
                 self.skipped["web_search_end (the web search call shows the query)"] += 1
             else:
                 self.web_queries.setdefault(query)
-                self.emit(lineno, ts, kind=Kind.TOOL_CALL, tool_name="web_search", category=ToolCategory.WEB, text=query,
-                          tool_input={"query": query}, call_id=_str(p.get("call_id")), model=self.model)
+                self.emit(
+                    lineno,
+                    ts,
+                    kind=Kind.TOOL_CALL,
+                    tool_name="web_search",
+                    category=ToolCategory.WEB,
+                    text=query,
+                    tool_input={"query": query},
+                    call_id=_str(p.get("call_id")),
+                    model=self.model,
+                )
         elif ptype == "view_image_tool_call":
             if _str(p.get("call_id")) in self.calls:
                 self.skipped["view_image_tool_call (the view_image call shows the path)"] += 1
             else:
-                self.emit(lineno, ts, kind=Kind.TOOL_CALL, tool_name="view_image", category=ToolCategory.READ, path=_str(p.get("path")),
-                          tool_input={"path": p.get("path")}, call_id=_str(p.get("call_id")))
+                self.emit(
+                    lineno,
+                    ts,
+                    kind=Kind.TOOL_CALL,
+                    tool_name="view_image",
+                    category=ToolCategory.READ,
+                    path=_str(p.get("path")),
+                    tool_input={"path": p.get("path")},
+                    call_id=_str(p.get("call_id")),
+                )
         elif ptype == "item_completed":
             item = p.get("item") if isinstance(p.get("item"), dict) else {}
             if str(item.get("type", "")).lower() == "plan" and isinstance(item.get("text"), str):
-                self.emit(lineno, ts, kind=Kind.SYSTEM, title="Plan", text=item["text"], meta={k: p[k] for k in ("turn_id",) if k in p})
+                self.emit(
+                    lineno,
+                    ts,
+                    kind=Kind.SYSTEM,
+                    title="Plan",
+                    text=item["text"],
+                    meta={k: p[k] for k in ("turn_id",) if k in p},
+                )
             else:
                 self.skipped["item_completed (a copy of an item recorded as a response item)"] += 1
         elif ptype == "turn_diff":
             diff = as_text(p.get("unified_diff"))
-            self.emit(lineno, ts, kind=Kind.SYSTEM, title="Turn diff", blocks=(Block("code", text=diff, language="diff"),) if diff else ())
+            self.emit(
+                lineno,
+                ts,
+                kind=Kind.SYSTEM,
+                title="Turn diff",
+                blocks=(Block("code", text=diff, language="diff"),) if diff else (),
+            )
         elif ptype in ("entered_review_mode", "exited_review_mode"):
             data = {k: v for k, v in p.items() if k != "type"}
-            self.emit(lineno, ts, kind=Kind.SYSTEM, title="Review mode started" if ptype == "entered_review_mode" else "Review mode ended",
-                      blocks=(Block("json", data=data),) if data else ())
+            self.emit(
+                lineno,
+                ts,
+                kind=Kind.SYSTEM,
+                title="Review mode started" if ptype == "entered_review_mode" else "Review mode ended",
+                blocks=(Block("json", data=data),) if data else (),
+            )
         elif ptype in _NOTES:
             title, key, level = _NOTES[ptype]
             text = as_text(p.get(key))
@@ -1035,7 +1219,16 @@ class _Builder:
             self.meta["model_context_window"] = info["model_context_window"]
         key = None
         if isinstance(total, dict):
-            key = tuple(_int(total.get(k)) for k in ("input_tokens", "cached_input_tokens", "output_tokens", "reasoning_output_tokens", "total_tokens"))
+            key = tuple(
+                _int(total.get(k))
+                for k in (
+                    "input_tokens",
+                    "cached_input_tokens",
+                    "output_tokens",
+                    "reasoning_output_tokens",
+                    "total_tokens",
+                )
+            )
             if key == self.last_total:
                 self.skipped["token_count repeated (cumulative total unchanged; counted once)"] += 1
                 return
@@ -1048,7 +1241,14 @@ class _Builder:
         if usage is None and key is not None:
             # No per-turn figure: the growth of the cumulative total is this turn's usage.
             base = previous or (0, 0, 0, 0, 0)
-            usage = _usage(dict(zip(("input_tokens", "cached_input_tokens", "output_tokens", "reasoning_output_tokens"), (a - b for a, b in zip(key, base)))))
+            usage = _usage(
+                dict(
+                    zip(
+                        ("input_tokens", "cached_input_tokens", "output_tokens", "reasoning_output_tokens"),
+                        (a - b for a, b in zip(key, base)),
+                    )
+                )
+            )
         if usage is None:
             self.skipped["token_count with no usage"] += 1
             return
@@ -1064,8 +1264,14 @@ class _Builder:
         call_id = _str(p.get("call_id"))
         text = as_text(p.get("aggregated_output"))
         if not text:
-            text = "\n".join(t for t in (as_text(p.get("stdout")), as_text(p.get("stderr"))) if t) or as_text(p.get("formatted_output"))
-        code = p.get("exit_code") if isinstance(p.get("exit_code"), int) and not isinstance(p.get("exit_code"), bool) else None
+            text = "\n".join(t for t in (as_text(p.get("stdout")), as_text(p.get("stderr"))) if t) or as_text(
+                p.get("formatted_output")
+            )
+        code = (
+            p.get("exit_code")
+            if isinstance(p.get("exit_code"), int) and not isinstance(p.get("exit_code"), bool)
+            else None
+        )
         meta: dict[str, Any] = {}
         seconds = _duration(p.get("duration"))
         if seconds is not None:
@@ -1081,9 +1287,19 @@ class _Builder:
         # No call recorded (a command the user ran with "!", or a call lost to a resume).
         command = command_line(p.get("command"))
         name = "user shell command" if p.get("source") == "user_shell" else "exec_command"
-        self.emit(lineno, ts, kind=Kind.TOOL_CALL, tool_name=name, category=ToolCategory.SHELL, command=command,
-                  tool_input={"command": p.get("command")}, call_id=call_id)
-        index = self.emit(lineno, ts, suffix="-result", kind=Kind.TOOL_RESULT, call_id=call_id, tool_name=name, **fields)
+        self.emit(
+            lineno,
+            ts,
+            kind=Kind.TOOL_CALL,
+            tool_name=name,
+            category=ToolCategory.SHELL,
+            command=command,
+            tool_input={"command": p.get("command")},
+            call_id=call_id,
+        )
+        index = self.emit(
+            lineno, ts, suffix="-result", kind=Kind.TOOL_RESULT, call_id=call_id, tool_name=name, **fields
+        )
         if call_id:
             self.calls.setdefault(call_id, index - 1)
             self.results[call_id] = index
@@ -1097,13 +1313,29 @@ class _Builder:
             diff = None  # the call already shows the patch
         text = "\n".join(t for t in (as_text(p.get("stdout")), as_text(p.get("stderr"))) if t)
         success = p.get("success")
-        fields = dict(text=text, diff=diff, is_error=success is False, meta={"success": success} if isinstance(success, bool) else {})
+        fields = dict(
+            text=text,
+            diff=diff,
+            is_error=success is False,
+            meta={"success": success} if isinstance(success, bool) else {},
+        )
         if self._result_from_notice(lineno, ts, call_id, "patch_apply_end", **fields):
             return
         fields["diff"] = None
-        self.emit(lineno, ts, kind=Kind.TOOL_CALL, tool_name="apply_patch", category=ToolCategory.EDIT, diff=diff,
-                  path=", ".join(paths) if paths else None, tool_input={"changes": list(changes)} if changes else None, call_id=call_id)
-        index = self.emit(lineno, ts, suffix="-result", kind=Kind.TOOL_RESULT, call_id=call_id, tool_name="apply_patch", **fields)
+        self.emit(
+            lineno,
+            ts,
+            kind=Kind.TOOL_CALL,
+            tool_name="apply_patch",
+            category=ToolCategory.EDIT,
+            diff=diff,
+            path=", ".join(paths) if paths else None,
+            tool_input={"changes": list(changes)} if changes else None,
+            call_id=call_id,
+        )
+        index = self.emit(
+            lineno, ts, suffix="-result", kind=Kind.TOOL_RESULT, call_id=call_id, tool_name="apply_patch", **fields
+        )
         if call_id:
             self.calls.setdefault(call_id, index - 1)
             self.results[call_id] = index
@@ -1126,15 +1358,27 @@ class _Builder:
             if isinstance(ok, dict):
                 is_error = bool(ok.get("isError") or ok.get("is_error"))
                 if ok.get("structuredContent") is not None:
-                    parsed["blocks"] = tuple(parsed["blocks"]) + (Block("json", title="structured content", data=ok["structuredContent"]),)
+                    parsed["blocks"] = tuple(parsed["blocks"]) + (
+                        Block("json", title="structured content", data=ok["structuredContent"]),
+                    )
         fields = dict(text=parsed["text"], blocks=tuple(parsed["blocks"]), is_error=is_error, meta=meta)
         if self._result_from_notice(lineno, ts, call_id, "mcp_tool_call_end", **fields):
             return
         server, tool = as_text(invocation.get("server")), as_text(invocation.get("tool"))
         name = f"{server}.{tool}" if server and tool else (tool or "mcp tool")
-        self.emit(lineno, ts, kind=Kind.TOOL_CALL, tool_name=name, category=ToolCategory.OTHER, tool_input=invocation.get("arguments"),
-                  call_id=call_id, meta={"mcp_server": server} if server else {})
-        index = self.emit(lineno, ts, suffix="-result", kind=Kind.TOOL_RESULT, call_id=call_id, tool_name=name, **fields)
+        self.emit(
+            lineno,
+            ts,
+            kind=Kind.TOOL_CALL,
+            tool_name=name,
+            category=ToolCategory.OTHER,
+            tool_input=invocation.get("arguments"),
+            call_id=call_id,
+            meta={"mcp_server": server} if server else {},
+        )
+        index = self.emit(
+            lineno, ts, suffix="-result", kind=Kind.TOOL_RESULT, call_id=call_id, tool_name=name, **fields
+        )
         if call_id:
             self.calls.setdefault(call_id, index - 1)
             self.results[call_id] = index
@@ -1142,7 +1386,9 @@ class _Builder:
     def _compacted(self, lineno: int, ts: Any, p: dict[str, Any]) -> None:
         history = p.get("replacement_history")
         meta = {"replacement_history_items": len(history)} if isinstance(history, list) else {}
-        self.emit(lineno, ts, kind=Kind.COMPACTION, title="Conversation compacted", text=as_text(p.get("message")), meta=meta)
+        self.emit(
+            lineno, ts, kind=Kind.COMPACTION, title="Conversation compacted", text=as_text(p.get("message")), meta=meta
+        )
 
     # ---- the session
 
@@ -1153,10 +1399,14 @@ class _Builder:
             return None
         if self.pending_usage is not None:
             # Usage reported before any model output: kept on the last model event (never dropped).
-            targets = [i for i, e in enumerate(self.events) if e.kind in (Kind.ASSISTANT, Kind.THINKING, Kind.TOOL_CALL)]
+            targets = [
+                i for i, e in enumerate(self.events) if e.kind in (Kind.ASSISTANT, Kind.THINKING, Kind.TOOL_CALL)
+            ]
             if targets:
                 event = self.events[targets[-1]]
-                self.events[targets[-1]] = replace(event, usage=(event.usage + self.pending_usage) if event.usage else self.pending_usage)
+                self.events[targets[-1]] = replace(
+                    event, usage=(event.usage + self.pending_usage) if event.usage else self.pending_usage
+                )
                 self.pending_usage = None
         meta_obj = self.session_meta or {}
         raw_id = _str(meta_obj.get("id"))

@@ -31,15 +31,30 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import Counter
+from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from ..model import Block, Event, Kind, Session, SourceRef, ToolCategory, Usage, make_session_id
-from ._util import Ids, as_str, connect_ro, is_sqlite, maybe_json, obj, opt_int, project_of, table_names, text_of, to_int, unified_diff, wal_note
-from .base import Problems, as_text, load_json, parse_time, sniff
+from sitegen.model import Block, Event, Kind, Problems, Session, SourceRef, ToolCategory, Usage, make_session_id
+from sitegen.readers._util import (
+    Ids,
+    as_str,
+    connect_ro,
+    is_sqlite,
+    maybe_json,
+    obj,
+    opt_int,
+    project_of,
+    table_names,
+    text_of,
+    to_int,
+    unified_diff,
+    wal_note,
+)
+from sitegen.readers.base import as_text, load_json, parse_time, sniff
 
 NAME = "cursor"
 AGENT = "cursor"
@@ -78,7 +93,16 @@ _CATEGORY = {
     "fetch": ToolCategory.WEB,
     "task": ToolCategory.TASK,
 }
-_PATH_ARGS = ("target_file", "targetFile", "file_path", "filePath", "path", "relative_workspace_path", "target_directory", "targetDirectory")
+_PATH_ARGS = (
+    "target_file",
+    "targetFile",
+    "file_path",
+    "filePath",
+    "path",
+    "relative_workspace_path",
+    "target_directory",
+    "targetDirectory",
+)
 
 
 class CursorReader:
@@ -133,14 +157,22 @@ def _json_kind(path: Path) -> str | None:
     compact = "".join(head.split())
     if compact.startswith(('{"composerData:', '{"bubbleId:')):
         return "dump"
-    if compact.startswith("{") and '"composerId":' in compact and ('"fullConversationHeadersOnly":' in compact or '"conversation":' in compact or '"_v":' in compact):
+    if (
+        compact.startswith("{")
+        and '"composerId":' in compact
+        and ('"fullConversationHeadersOnly":' in compact or '"conversation":' in compact or '"_v":' in compact)
+    ):
         return "composer"
     return None
 
 
 def _json_siblings(path: Path) -> list[Path]:
     try:
-        return sorted(p for p in path.parent.iterdir() if p.suffix.lower() == ".json" and p.is_file() and _json_kind(p) is not None)
+        return sorted(
+            p
+            for p in path.parent.iterdir()
+            if p.suffix.lower() == ".json" and p.is_file() and _json_kind(p) is not None
+        )
     except OSError:
         return [path]
 
@@ -199,7 +231,7 @@ class _JsonStore(_Store):
                     self.values.setdefault(key, (value, file))
 
     def composer_ids(self) -> list[str]:
-        return [k[len(COMPOSER):] for k in self.values if k.startswith(COMPOSER)]
+        return [k[len(COMPOSER) :] for k in self.values if k.startswith(COMPOSER)]
 
     def composer(self, cid: str) -> tuple[Any, Path]:
         value, file = self.values.get(COMPOSER + cid, (None, self.path))
@@ -207,7 +239,7 @@ class _JsonStore(_Store):
 
     def bubbles(self, cid: str) -> dict[str, Any]:
         prefix = f"{BUBBLE}{cid}:"
-        return {key[len(prefix):]: value for key, (value, _file) in self.values.items() if key.startswith(prefix)}
+        return {key[len(prefix) :]: value for key, (value, _file) in self.values.items() if key.startswith(prefix)}
 
 
 # --------------------------------------------------------------------------- SQLite
@@ -234,7 +266,9 @@ class _DbStore(_Store):
         # A key range, not LIKE: uses the key index and treats '%' and '_' literally.
         upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)
         for table in self.tables:
-            rows = self.conn.execute(f'SELECT key, value FROM "{table}" WHERE key >= ? AND key < ? ORDER BY key', (prefix, upper))
+            rows = self.conn.execute(
+                f'SELECT key, value FROM "{table}" WHERE key >= ? AND key < ? ORDER BY key', (prefix, upper)
+            )
             for key, value in rows:
                 yield as_str(key), value
 
@@ -249,8 +283,10 @@ class _DbStore(_Store):
         seen: dict[str, None] = {}
         for table in self.tables:
             upper = COMPOSER[:-1] + ";"
-            for (key,) in self.conn.execute(f'SELECT key FROM "{table}" WHERE key >= ? AND key < ? ORDER BY key', (COMPOSER, upper)):
-                seen.setdefault(as_str(key)[len(COMPOSER):], None)
+            for (key,) in self.conn.execute(
+                f'SELECT key FROM "{table}" WHERE key >= ? AND key < ? ORDER BY key', (COMPOSER, upper)
+            ):
+                seen.setdefault(as_str(key)[len(COMPOSER) :], None)
         return list(seen)
 
     def composer(self, cid: str) -> tuple[Any, Path]:
@@ -258,7 +294,7 @@ class _DbStore(_Store):
 
     def bubbles(self, cid: str) -> dict[str, Any]:
         prefix = f"{BUBBLE}{cid}:"
-        return {key[len(prefix):]: value for key, value in self._range(prefix)}
+        return {key[len(prefix) :]: value for key, value in self._range(prefix)}
 
     def item(self, key: str) -> Any:
         if "ItemTable" not in self.tables:
@@ -325,20 +361,36 @@ def _workspace_map(db: Path) -> dict[str, str]:
 def _sessions(store: _Store, path: Path, problems: Problems) -> Iterator[Session]:
     folders = _workspace_map(path) if isinstance(store, _DbStore) else {}
     index = store.item(INDEX_KEY)
-    names = {text_of(obj(e).get("composerId")): obj(e) for e in obj(index).get("allComposers") or []} if isinstance(obj(index).get("allComposers"), list) else {}
+    names = (
+        {text_of(obj(e).get("composerId")): obj(e) for e in obj(index).get("allComposers") or []}
+        if isinstance(obj(index).get("allComposers"), list)
+        else {}
+    )
     for cid in store.composer_ids():
         data, source = store.composer(cid)
         if not isinstance(data, dict):
             if data is not None:
-                problems.add(source, None, f"cursor: {COMPOSER}{cid} is a {type(data).__name__}, not an object; skipped")
+                problems.add(
+                    source, None, f"cursor: {COMPOSER}{cid} is a {type(data).__name__}, not an object; skipped"
+                )
             continue
-        session = _composer_session(cid, data, store, source, problems, folders.get(cid) or store.folder, names.get(cid, {}))
+        session = _composer_session(
+            cid, data, store, source, problems, folders.get(cid) or store.folder, names.get(cid, {})
+        )
         if session is not None:
             yield session
     yield from _legacy_chats(store, path, problems)
 
 
-def _composer_session(cid: str, data: dict[str, Any], store: _Store, source: Path, problems: Problems, folder: str | None, index_entry: dict[str, Any]) -> Session | None:
+def _composer_session(
+    cid: str,
+    data: dict[str, Any],
+    store: _Store,
+    source: Path,
+    problems: Problems,
+    folder: str | None,
+    index_entry: dict[str, Any],
+) -> Session | None:
     headers = data.get("fullConversationHeadersOnly")
     inline = data.get("conversation")
     skipped: Counter = Counter()
@@ -358,7 +410,9 @@ def _composer_session(cid: str, data: dict[str, Any], store: _Store, source: Pat
     elif isinstance(inline, list) and inline:
         bubbles = [(text_of(obj(b).get("bubbleId")) or f"b{i}", b) for i, b in enumerate(inline)]
     else:
-        stored = {bid: _parse(value, problems, source, f"{BUBBLE}{cid}:{bid}") for bid, value in store.bubbles(cid).items()}
+        stored = {
+            bid: _parse(value, problems, source, f"{BUBBLE}{cid}:{bid}") for bid, value in store.bubbles(cid).items()
+        }
         bubbles = sorted(stored.items(), key=lambda item: _bubble_sort_key(item[1]))
     if not bubbles:
         return None  # Cursor keeps an empty composer for every new chat tab
@@ -370,11 +424,15 @@ def _composer_session(cid: str, data: dict[str, Any], store: _Store, source: Pat
     for bid, bubble in bubbles:
         where = f"{BUBBLE}{cid}:{bid}"
         if isinstance(bubble, dict) and _UNDECODABLE in bubble:
-            events.append(Event(id=ids.take(bid), kind=Kind.UNKNOWN, title="Cursor bubble (not JSON)", raw=bubble[_UNDECODABLE]))
+            events.append(
+                Event(id=ids.take(bid), kind=Kind.UNKNOWN, title="Cursor bubble (not JSON)", raw=bubble[_UNDECODABLE])
+            )
             continue
         if not isinstance(bubble, dict):
             if bubble is not None:
-                problems.add(source, None, f"cursor: {where} is a {type(bubble).__name__}, not an object; shown as raw JSON")
+                problems.add(
+                    source, None, f"cursor: {where} is a {type(bubble).__name__}, not an object; shown as raw JSON"
+                )
             events.append(Event(id=ids.take(bid), kind=Kind.UNKNOWN, title="Cursor bubble", raw=bubble))
             continue
         new = _bubble_events(bid, bubble, ids, default_model, problems, source, where)
@@ -385,7 +443,13 @@ def _composer_session(cid: str, data: dict[str, Any], store: _Store, source: Pat
     if not events:
         return None
     meta: dict[str, Any] = {}
-    for key, label in (("unifiedMode", "mode"), ("forceMode", "forced mode"), ("status", "status"), ("isAgentic", "agentic"), ("_v", "version")):
+    for key, label in (
+        ("unifiedMode", "mode"),
+        ("forceMode", "forced mode"),
+        ("status", "status"),
+        ("isAgentic", "agentic"),
+        ("_v", "version"),
+    ):
         if data.get(key) not in (None, "", False):
             meta[label] = data[key]
     if data.get("isArchived") or index_entry.get("isArchived"):
@@ -427,7 +491,9 @@ def _bubble_time(bubble: dict[str, Any]) -> Any:
     return None
 
 
-def _bubble_events(bid: str, bubble: dict[str, Any], ids: Ids, default_model: str | None, problems: Problems, source: Path, where: str) -> list[Event]:
+def _bubble_events(
+    bid: str, bubble: dict[str, Any], ids: Ids, default_model: str | None, problems: Problems, source: Path, where: str
+) -> list[Event]:
     btype = bubble.get("type")
     ts = _bubble_time(bubble)
     model = text_of(bubble.get("modelType")) or text_of(obj(bubble.get("modelInfo")).get("modelName"))
@@ -440,25 +506,54 @@ def _bubble_events(bid: str, bubble: dict[str, Any], ids: Ids, default_model: st
         return events
     if btype not in (2, "ai", "assistant", "2"):
         problems.add(source, None, f"cursor: {where} has unknown type {btype!r}; shown as raw JSON")
-        return [Event(id=ids.take(bid), kind=Kind.UNKNOWN, timestamp=ts, title=f"Cursor bubble of type {btype!r}", raw=bubble)]
+        return [
+            Event(
+                id=ids.take(bid), kind=Kind.UNKNOWN, timestamp=ts, title=f"Cursor bubble of type {btype!r}", raw=bubble
+            )
+        ]
     model = model or default_model
     thinking = bubble.get("thinking")
-    thinking_text = as_text(obj(thinking).get("text")) if isinstance(thinking, dict) else as_text(thinking) if isinstance(thinking, str) else ""
+    thinking_text = (
+        as_text(obj(thinking).get("text"))
+        if isinstance(thinking, dict)
+        else as_text(thinking)
+        if isinstance(thinking, str)
+        else ""
+    )
     if thinking_text.strip():
-        meta = {"duration ms": bubble["thinkingDurationMs"]} if isinstance(bubble.get("thinkingDurationMs"), (int, float)) else {}
-        events.append(Event(id=ids.take(f"{bid}-thinking"), kind=Kind.THINKING, timestamp=ts, text=thinking_text, model=model, meta=meta))
+        meta = (
+            {"duration ms": bubble["thinkingDurationMs"]}
+            if isinstance(bubble.get("thinkingDurationMs"), (int, float))
+            else {}
+        )
+        events.append(
+            Event(
+                id=ids.take(f"{bid}-thinking"),
+                kind=Kind.THINKING,
+                timestamp=ts,
+                text=thinking_text,
+                model=model,
+                meta=meta,
+            )
+        )
     if text.strip():
         events.append(Event(id=ids.take(bid), kind=Kind.ASSISTANT, timestamp=ts, text=text, model=model))
     tool = bubble.get("toolFormerData")
     if isinstance(tool, dict) and tool:
         events.extend(_tool_events(bid, tool, ts, model, ids))
     elif tool not in (None, {}, ""):
-        events.append(Event(id=ids.take(f"{bid}-tool"), kind=Kind.UNKNOWN, timestamp=ts, title="Cursor tool data", raw=tool))
+        events.append(
+            Event(id=ids.take(f"{bid}-tool"), kind=Kind.UNKNOWN, timestamp=ts, title="Cursor tool data", raw=tool)
+        )
     tokens = obj(bubble.get("tokenCount"))
     usage = Usage(input_tokens=to_int(tokens.get("inputTokens")), output_tokens=to_int(tokens.get("outputTokens")))
     if usage:
         if events:
-            last = next(i for i in range(len(events) - 1, -1, -1) if events[i].kind != Kind.TOOL_RESULT) if any(e.kind != Kind.TOOL_RESULT for e in events) else len(events) - 1
+            last = (
+                next(i for i in range(len(events) - 1, -1, -1) if events[i].kind != Kind.TOOL_RESULT)
+                if any(e.kind != Kind.TOOL_RESULT for e in events)
+                else len(events) - 1
+            )
             events[last] = replace(events[last], usage=usage, model=events[last].model or model)
         else:
             events.append(Event(id=ids.take(bid), kind=Kind.ASSISTANT, timestamp=ts, usage=usage, model=model))
@@ -494,7 +589,9 @@ def _tool_events(bid: str, tool: dict[str, Any], ts: Any, model: str | None, ids
             fields["path"] = path
         if name in ("search_replace", "multi_edit") and path:
             edits = args.get("edits") if isinstance(args.get("edits"), list) else [args]
-            parts = [unified_diff(path, as_text(obj(e).get("old_string")), as_text(obj(e).get("new_string"))) for e in edits]
+            parts = [
+                unified_diff(path, as_text(obj(e).get("old_string")), as_text(obj(e).get("new_string"))) for e in edits
+            ]
             parts = [p for p in parts if p.count("\n") >= 2]
             if parts:
                 fields["diff"] = parts[0] + "".join("\n" + p.split("\n", 2)[2] for p in parts[1:])
@@ -509,7 +606,18 @@ def _tool_events(bid: str, tool: dict[str, Any], ts: Any, model: str | None, ids
         meta["user decision"] = decision
     if tool.get("tool") is not None:
         meta["tool number"] = tool["tool"]
-    call = Event(id=ids.take(f"{bid}-call"), kind=Kind.TOOL_CALL, timestamp=ts, tool_name=name, tool_input=args, category=category, call_id=call_id, model=model, meta=meta, **fields)
+    call = Event(
+        id=ids.take(f"{bid}-call"),
+        kind=Kind.TOOL_CALL,
+        timestamp=ts,
+        tool_name=name,
+        tool_input=args,
+        category=category,
+        call_id=call_id,
+        model=model,
+        meta=meta,
+        **fields,
+    )
     raw_result = tool.get("result")
     error = tool.get("error")
     if raw_result in (None, "") and error in (None, "") and status not in ("error", "cancelled"):
@@ -519,8 +627,23 @@ def _tool_events(bid: str, tool: dict[str, Any], ts: Any, model: str | None, ids
     if error not in (None, ""):
         message = text_of(obj(maybe_json(error)).get("message")) or as_text(maybe_json(error))
         text = f"{text}\n{message}" if text else message
-    is_error = status in ("error",) or error not in (None, "") or decision == "rejected" or (exit_code is not None and exit_code != 0)
-    result_event = Event(id=ids.take(f"{bid}-result"), kind=Kind.TOOL_RESULT, timestamp=ts, text=text, diff=diff, call_id=call_id, is_error=is_error, exit_code=exit_code, meta={"status": status} if status in ("cancelled",) else {})
+    is_error = (
+        status in ("error",)
+        or error not in (None, "")
+        or decision == "rejected"
+        or (exit_code is not None and exit_code != 0)
+    )
+    result_event = Event(
+        id=ids.take(f"{bid}-result"),
+        kind=Kind.TOOL_RESULT,
+        timestamp=ts,
+        text=text,
+        diff=diff,
+        call_id=call_id,
+        is_error=is_error,
+        exit_code=exit_code,
+        meta={"status": status} if status in ("cancelled",) else {},
+    )
     return [call, result_event]
 
 
@@ -562,9 +685,23 @@ def _legacy_chats(store: _Store, path: Path, problems: Problems) -> Iterator[Ses
             kind = {"user": Kind.USER, "ai": Kind.ASSISTANT}.get(bubble.get("type"))
             text = as_text(bubble.get("text") if bubble.get("text") is not None else bubble.get("rawText"))
             if kind is None:
-                events.append(Event(id=ids.take(bid), kind=Kind.UNKNOWN, title=f"Cursor chat bubble {bubble.get('type')!r}", raw=bubble))
+                events.append(
+                    Event(
+                        id=ids.take(bid),
+                        kind=Kind.UNKNOWN,
+                        title=f"Cursor chat bubble {bubble.get('type')!r}",
+                        raw=bubble,
+                    )
+                )
             elif text.strip():
-                events.append(Event(id=ids.take(bid), kind=kind, text=text, model=text_of(bubble.get("modelType")) if kind == Kind.ASSISTANT else None))
+                events.append(
+                    Event(
+                        id=ids.take(bid),
+                        kind=kind,
+                        text=text,
+                        model=text_of(bubble.get("modelType")) if kind == Kind.ASSISTANT else None,
+                    )
+                )
         if not events:
             continue
         models = tuple(dict.fromkeys(e.model for e in events if e.model))

@@ -23,13 +23,17 @@ import difflib
 import json
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-from ..model import Block, Event, Kind, Session, SourceRef, ToolCategory, Usage, make_session_id
-from .base import Problems, as_text, iter_jsonl, load_json, parse_time, sniff_object_line
-from ._util import Ids, shorten as _shorten, text_of as _str, to_int as _int
+from sitegen.model import Block, Event, Kind, Problems, Session, SourceRef, ToolCategory, Usage, make_session_id
+from sitegen.readers._util import Ids
+from sitegen.readers._util import shorten as _shorten
+from sitegen.readers._util import text_of as _str
+from sitegen.readers._util import to_int as _int
+from sitegen.readers.base import as_text, iter_jsonl, load_json, parse_time, sniff_object_line
 
 NAME = "gemini"
 AGENT = "gemini-cli"
@@ -89,7 +93,7 @@ class GeminiReader:
             if session is not None:
                 yield session
 
-    def _read_json(self, path: Path, problems: Problems) -> "_Builder | None":
+    def _read_json(self, path: Path, problems: Problems) -> _Builder | None:
         doc = load_json(path, problems)
         if doc is None:
             return None
@@ -104,12 +108,14 @@ class GeminiReader:
             messages = []
         for index, message in enumerate(messages):
             if not isinstance(message, dict):
-                problems.add(path, None, f"Gemini chat: messages[{index}] is {type(message).__name__}, not an object; skipped")
+                problems.add(
+                    path, None, f"Gemini chat: messages[{index}] is {type(message).__name__}, not an object; skipped"
+                )
                 continue
             builder.add_message(message, index + 1, keyed=False)
         return builder
 
-    def _read_jsonl(self, path: Path, problems: Problems) -> "_Builder":
+    def _read_jsonl(self, path: Path, problems: Problems) -> _Builder:
         builder = _Builder(path, problems, jsonl=True)
         for lineno, obj in iter_jsonl(path, problems):
             if "$rewindTo" in obj:
@@ -123,7 +129,9 @@ class GeminiReader:
                     builder.header.update(update)
                     builder.skipped["$set metadata update (applied to the session details)"] += 1
                 else:
-                    builder.add_unknown(obj, lineno, "malformed $set record", "$set is not an object; shown as raw JSON")
+                    builder.add_unknown(
+                        obj, lineno, "malformed $set record", "$set is not an object; shown as raw JSON"
+                    )
             elif isinstance(obj.get("id"), str) and ("type" in obj or "content" in obj):
                 builder.add_message(obj, lineno, keyed=True)
             elif isinstance(obj.get("sessionId"), str) and "projectHash" in obj:
@@ -136,7 +144,9 @@ class GeminiReader:
                         if isinstance(message, dict):
                             builder.add_message(message, lineno, keyed=True)
             else:
-                builder.add_unknown(obj, lineno, "unrecognised Gemini chat line", "unrecognised Gemini chat line; shown as raw JSON")
+                builder.add_unknown(
+                    obj, lineno, "unrecognised Gemini chat line", "unrecognised Gemini chat line; shown as raw JSON"
+                )
         return builder
 
 
@@ -274,7 +284,9 @@ def parts_of(content: Any) -> tuple[str, list[Block], list[dict[str, Any]]]:
             responses.append(part["functionResponse"])
         elif isinstance(part.get("inlineData"), dict):
             inline = part["inlineData"]
-            blocks.append(_data_block(_str(inline.get("mimeType")), inline.get("data"), _str(inline.get("displayName"))))
+            blocks.append(
+                _data_block(_str(inline.get("mimeType")), inline.get("data"), _str(inline.get("displayName")))
+            )
         elif isinstance(part.get("fileData"), dict):
             file = part["fileData"]
             blocks.append(Block("reference", uri=_str(file.get("fileUri")), mime=_str(file.get("mimeType"))))
@@ -401,7 +413,16 @@ class _Builder:
             title, level = _NOTES[mtype]
             text, blocks, responses = parts_of(message.get("content"))
             blocks += [Block("json", title="functionResponse", data=r) for r in responses]
-            self.emit(mid, line, kind=Kind.SYSTEM, timestamp=ts, title=title, text=text, blocks=tuple(blocks), meta={"level": level} if level else {})
+            self.emit(
+                mid,
+                line,
+                kind=Kind.SYSTEM,
+                timestamp=ts,
+                title=title,
+                text=text,
+                blocks=tuple(blocks),
+                meta={"level": level} if level else {},
+            )
         else:
             self.emit(mid, line, kind=Kind.UNKNOWN, timestamp=ts, title=f"Gemini message type {mtype!r}", raw=message)
 
@@ -417,7 +438,9 @@ class _Builder:
         shown, shown_blocks, shown_responses = parts_of(message.get("displayContent"))
         if shown.strip():
             # What the user typed (a slash command, an @file prompt) and, below it, what was sent.
-            extra = tuple(shown_blocks) + tuple(Block("json", title="functionResponse", data=r) for r in shown_responses)
+            extra = tuple(shown_blocks) + tuple(
+                Block("json", title="functionResponse", data=r) for r in shown_responses
+            )
             meta: dict[str, Any] = {}
             if text.strip() and text.strip() != shown.strip():
                 extra += (Block("code", text=text, language="markdown", title="Sent to the model"),)
@@ -426,7 +449,15 @@ class _Builder:
             return
         # Nothing typed: the CLI sent tool responses back on the user's behalf.
         shown_blocks += [Block("json", title="functionResponse", data=r) for r in shown_responses]
-        self.emit(mid, line, kind=Kind.SYSTEM, timestamp=ts, title="Sent to the model automatically", text=text, blocks=tuple(shown_blocks + blocks))
+        self.emit(
+            mid,
+            line,
+            kind=Kind.SYSTEM,
+            timestamp=ts,
+            title="Sent to the model automatically",
+            text=text,
+            blocks=tuple(shown_blocks + blocks),
+        )
 
     def _assistant(self, message: dict[str, Any], mid: str, line: int, ts: Any) -> None:
         model = _str(message.get("model"))
@@ -441,15 +472,36 @@ class _Builder:
                     text = as_text(thought.get("description"))
                     if not text.strip() and not subject:
                         continue
-                    self.emit(f"{mid}-thought-{index}", line, kind=Kind.THINKING, timestamp=parse_time(thought.get("timestamp")) or ts,
-                              title=subject, text=f"**{subject}**\n\n{text}" if subject and text.strip() else (text or subject or ""), model=model)
+                    self.emit(
+                        f"{mid}-thought-{index}",
+                        line,
+                        kind=Kind.THINKING,
+                        timestamp=parse_time(thought.get("timestamp")) or ts,
+                        title=subject,
+                        text=f"**{subject}**\n\n{text}" if subject and text.strip() else (text or subject or ""),
+                        model=model,
+                    )
                 elif isinstance(thought, str) and thought.strip():
-                    self.emit(f"{mid}-thought-{index}", line, kind=Kind.THINKING, timestamp=ts, text=thought, model=model)
+                    self.emit(
+                        f"{mid}-thought-{index}", line, kind=Kind.THINKING, timestamp=ts, text=thought, model=model
+                    )
         content = message.get("content") if "content" in message else message.get("parts")
         if isinstance(content, list):
             for index, part in enumerate(content):
-                if isinstance(part, dict) and part.get("thought") and isinstance(part.get("text"), str) and part["text"].strip():
-                    self.emit(f"{mid}-thought-part-{index}", line, kind=Kind.THINKING, timestamp=ts, text=part["text"], model=model)
+                if (
+                    isinstance(part, dict)
+                    and part.get("thought")
+                    and isinstance(part.get("text"), str)
+                    and part["text"].strip()
+                ):
+                    self.emit(
+                        f"{mid}-thought-part-{index}",
+                        line,
+                        kind=Kind.THINKING,
+                        timestamp=ts,
+                        text=part["text"],
+                        model=model,
+                    )
         text, blocks, responses = parts_of(content)
         blocks += [Block("json", title="functionResponse", data=r) for r in responses]
         if text.strip() or blocks:
@@ -458,19 +510,44 @@ class _Builder:
             for index, part in enumerate(content):
                 if isinstance(part, dict) and isinstance(part.get("functionCall"), dict):
                     call = part["functionCall"]
-                    self._tool_call({"id": call.get("id") or f"{mid}-call-{index}", "name": call.get("name"), "args": call.get("args")}, mid, line, ts, model)
+                    self._tool_call(
+                        {
+                            "id": call.get("id") or f"{mid}-call-{index}",
+                            "name": call.get("name"),
+                            "args": call.get("args"),
+                        },
+                        mid,
+                        line,
+                        ts,
+                        model,
+                    )
         calls = message.get("toolCalls")
         if isinstance(calls, list):
             for index, call in enumerate(calls):
                 if isinstance(call, dict):
                     self._tool_call(call, mid, line, ts, model)
                 else:
-                    self.problems.add(self.path, line if self.jsonl else None, f"message {mid}: toolCalls[{index}] is not an object; shown as raw JSON")
-                    self.emit(f"{mid}-call-{index}", line, kind=Kind.UNKNOWN, timestamp=ts, title="malformed tool call", raw=call)
+                    self.problems.add(
+                        self.path,
+                        line if self.jsonl else None,
+                        f"message {mid}: toolCalls[{index}] is not an object; shown as raw JSON",
+                    )
+                    self.emit(
+                        f"{mid}-call-{index}",
+                        line,
+                        kind=Kind.UNKNOWN,
+                        timestamp=ts,
+                        title="malformed tool call",
+                        raw=call,
+                    )
         usage = usage_of(message.get("tokens"))
         if usage is not None:
             # Once per message, on its last model event (results are shown inside their call).
-            targets = [i for i in range(first, len(self.events)) if self.events[i].kind in (Kind.THINKING, Kind.ASSISTANT, Kind.TOOL_CALL)]
+            targets = [
+                i
+                for i in range(first, len(self.events))
+                if self.events[i].kind in (Kind.THINKING, Kind.ASSISTANT, Kind.TOOL_CALL)
+            ]
             if targets:
                 self.events[targets[-1]] = replace(self.events[targets[-1]], usage=usage)
             else:
@@ -511,7 +588,9 @@ class _Builder:
                 meta["isNewFile"] = display["isNewFile"]
         elif category == ToolCategory.EDIT and isinstance(args, dict) and fields.get("path"):
             if "old_string" in args or "new_string" in args:
-                fields["diff"] = synth_diff(fields["path"], as_text(args.get("old_string")), as_text(args.get("new_string")))
+                fields["diff"] = synth_diff(
+                    fields["path"], as_text(args.get("old_string")), as_text(args.get("new_string"))
+                )
             elif isinstance(args.get("content"), str):
                 fields["diff"] = synth_diff(fields["path"], "", args["content"])
         elif isinstance(display, dict) and display:
@@ -519,17 +598,41 @@ class _Builder:
         elif isinstance(display, list) and display:
             result_blocks.append(Block("text", text=_ansi_text(display)))
         fields = {k: v for k, v in fields.items() if v is not None}
-        self.emit(call_id, line, kind=Kind.TOOL_CALL, timestamp=parse_time(call.get("timestamp")) or ts, tool_name=name, tool_input=args,
-                  call_id=call_id, model=model, meta=meta, **fields)
+        self.emit(
+            call_id,
+            line,
+            kind=Kind.TOOL_CALL,
+            timestamp=parse_time(call.get("timestamp")) or ts,
+            tool_name=name,
+            tool_input=args,
+            call_id=call_id,
+            model=model,
+            meta=meta,
+            **fields,
+        )
         self._tool_result(call, call_id, name, category, display, result_blocks, line, ts)
 
-    def _tool_result(self, call: dict[str, Any], call_id: str, name: str, category: ToolCategory, display: Any,
-                     extra: list[Block], line: int, ts: Any) -> None:
+    def _tool_result(
+        self,
+        call: dict[str, Any],
+        call_id: str,
+        name: str,
+        category: ToolCategory,
+        display: Any,
+        extra: list[Block],
+        line: int,
+        ts: Any,
+    ) -> None:
         result = call.get("result")
         status = call.get("status")
         texts: list[str] = []
         blocks: list[Block] = []
-        is_error = status not in _OK_STATUS and status not in ("executing", "scheduled", "validating", "awaiting_approval")
+        is_error = status not in _OK_STATUS and status not in (
+            "executing",
+            "scheduled",
+            "validating",
+            "awaiting_approval",
+        )
         if result is not None:
             text, part_blocks, responses = parts_of(result)
             if text:
@@ -555,7 +658,12 @@ class _Builder:
         text = "\n".join(t for t in texts if t)
         if not text and isinstance(display, str):
             text = display
-        if result is None and not text and not extra and status in _OK_STATUS | {"executing", "scheduled", "validating", "awaiting_approval"}:
+        if (
+            result is None
+            and not text
+            and not extra
+            and status in _OK_STATUS | {"executing", "scheduled", "validating", "awaiting_approval"}
+        ):
             return  # no result recorded (yet)
         exit_code = None
         if category == ToolCategory.SHELL:
@@ -564,8 +672,19 @@ class _Builder:
                 exit_code = int(match.group(1))
                 is_error = is_error or exit_code != 0
         meta = {"status": status} if status not in _OK_STATUS else {}
-        self.emit(f"{call_id}-result", line, kind=Kind.TOOL_RESULT, timestamp=parse_time(call.get("timestamp")) or ts, tool_name=name,
-                  call_id=call_id, text=text, blocks=tuple(blocks + extra), is_error=is_error, exit_code=exit_code, meta=meta)
+        self.emit(
+            f"{call_id}-result",
+            line,
+            kind=Kind.TOOL_RESULT,
+            timestamp=parse_time(call.get("timestamp")) or ts,
+            tool_name=name,
+            call_id=call_id,
+            text=text,
+            blocks=tuple(blocks + extra),
+            is_error=is_error,
+            exit_code=exit_code,
+            meta=meta,
+        )
 
     # ---- the session
 
@@ -577,13 +696,24 @@ class _Builder:
                 if kind == "msg":
                     self._message_events(record, line, position)
                 elif kind == "rewind":
-                    self.emit(f"rewind-{line}", line, kind=Kind.SYSTEM, title="Conversation rewound",
-                              text=f"{record} message(s) from this point on were discarded by a rewind." if record else "A rewind to a message not in this file; nothing was discarded.",
-                              meta={"rewind_to": key})
+                    self.emit(
+                        f"rewind-{line}",
+                        line,
+                        kind=Kind.SYSTEM,
+                        title="Conversation rewound",
+                        text=f"{record} message(s) from this point on were discarded by a rewind."
+                        if record
+                        else "A rewind to a message not in this file; nothing was discarded.",
+                        meta={"rewind_to": key},
+                    )
                 else:
                     self.emit(f"line-{line}", line, kind=Kind.UNKNOWN, title=key, raw=record)
             except Exception as exc:  # one odd message must not stop the file
-                self.problems.add(self.path, line if self.jsonl else None, f"could not interpret message {key!r} ({type(exc).__name__}: {exc}); shown as raw JSON")
+                self.problems.add(
+                    self.path,
+                    line if self.jsonl else None,
+                    f"could not interpret message {key!r} ({type(exc).__name__}: {exc}); shown as raw JSON",
+                )
                 self.emit(f"line-{line}", line, kind=Kind.UNKNOWN, title="unreadable Gemini message", raw=record)
         if not self.events:
             self.problems.add(self.path, None, "no Gemini chat messages; skipped")
@@ -612,14 +742,22 @@ class _Builder:
             started = min(stamps)
         usage = None
         if self.leftover_usage is not None:
-            targets = [i for i, e in enumerate(self.events) if e.kind in (Kind.THINKING, Kind.ASSISTANT, Kind.TOOL_CALL)]
+            targets = [
+                i for i, e in enumerate(self.events) if e.kind in (Kind.THINKING, Kind.ASSISTANT, Kind.TOOL_CALL)
+            ]
             if targets:
                 event = self.events[targets[-1]]
-                self.events[targets[-1]] = replace(event, usage=(event.usage + self.leftover_usage) if event.usage else self.leftover_usage)
+                self.events[targets[-1]] = replace(
+                    event, usage=(event.usage + self.leftover_usage) if event.usage else self.leftover_usage
+                )
             else:
                 usage = self.leftover_usage
         summary = _str(header.get("summary"))
-        title = _shorten(summary) if summary else next((_shorten(e.text) for e in self.events if e.kind == Kind.USER and e.text.strip()), None)
+        title = (
+            _shorten(summary)
+            if summary
+            else next((_shorten(e.text) for e in self.events if e.kind == Kind.USER and e.text.strip()), None)
+        )
         return Session(
             id=make_session_id(NAME, sid),
             source=SourceRef(str(self.path), NAME),

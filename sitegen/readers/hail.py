@@ -17,13 +17,25 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-from ..exports import read_hail_file
-from ..model import Block, Event, GitRefs, Kind, Session, SourceRef, ToolCategory, Usage, make_session_id
-from .base import Problems, as_text, iter_jsonl, load_json, parse_time, sniff, sniff_object_line
-from ._util import text_of as _str
+from sitegen.interchange.exports import read_hail_file
+from sitegen.model import (
+    Block,
+    Event,
+    GitRefs,
+    Kind,
+    Problems,
+    Session,
+    SourceRef,
+    ToolCategory,
+    Usage,
+    make_session_id,
+)
+from sitegen.readers._util import text_of as _str
+from sitegen.readers.base import as_text, iter_jsonl, load_json, parse_time, sniff, sniff_object_line
 
 _MESSAGE_KINDS = {
     "UserMessage": Kind.USER,
@@ -33,7 +45,12 @@ _MESSAGE_KINDS = {
 }
 
 # event type -> (category, the data field that is its subject, how it is kept)
-_FILE_OPS = {"FileRead": ToolCategory.READ, "FileEdit": ToolCategory.EDIT, "FileCreate": ToolCategory.EDIT, "FileDelete": ToolCategory.EDIT}
+_FILE_OPS = {
+    "FileRead": ToolCategory.READ,
+    "FileEdit": ToolCategory.EDIT,
+    "FileCreate": ToolCategory.EDIT,
+    "FileDelete": ToolCategory.EDIT,
+}
 _QUERY_OPS = {
     "CodeSearch": (ToolCategory.SEARCH, "query"),
     "FileSearch": (ToolCategory.SEARCH, "pattern"),
@@ -44,7 +61,10 @@ _QUERY_OPS = {
     "AudioGenerate": (ToolCategory.MEDIA, "prompt"),
 }
 KNOWN_EVENT_TYPES = frozenset(
-    set(_MESSAGE_KINDS) | set(_FILE_OPS) | set(_QUERY_OPS) | {"ToolCall", "ToolResult", "ShellCommand", "TaskStart", "TaskEnd", "Custom"}
+    set(_MESSAGE_KINDS)
+    | set(_FILE_OPS)
+    | set(_QUERY_OPS)
+    | {"ToolCall", "ToolResult", "ShellCommand", "TaskStart", "TaskEnd", "Custom"}
 )
 KNOWN_BLOCK_TYPES = frozenset({"Text", "Code", "Image", "Video", "Audio", "File", "Json", "Reference"})
 
@@ -59,16 +79,36 @@ _TOOL_KIND = {
 }
 # tool names (lower-cased) from the agents HAIL is converted from -> category
 _TOOL_NAMES = {
-    "bash": ToolCategory.SHELL, "shell": ToolCategory.SHELL, "exec_command": ToolCategory.SHELL,
-    "local_shell": ToolCategory.SHELL, "run_shell_command": ToolCategory.SHELL, "bashoutput": ToolCategory.SHELL,
-    "read": ToolCategory.READ, "read_file": ToolCategory.READ, "view": ToolCategory.READ, "read_many_files": ToolCategory.READ,
-    "edit": ToolCategory.EDIT, "multiedit": ToolCategory.EDIT, "write": ToolCategory.EDIT, "write_file": ToolCategory.EDIT,
-    "apply_patch": ToolCategory.EDIT, "notebookedit": ToolCategory.EDIT, "replace": ToolCategory.EDIT,
-    "grep": ToolCategory.SEARCH, "glob": ToolCategory.SEARCH, "search": ToolCategory.SEARCH, "ls": ToolCategory.SEARCH,
-    "search_file_content": ToolCategory.SEARCH, "list_directory": ToolCategory.SEARCH,
-    "webfetch": ToolCategory.WEB, "websearch": ToolCategory.WEB, "web_fetch": ToolCategory.WEB,
-    "web_search": ToolCategory.WEB, "google_web_search": ToolCategory.WEB,
-    "task": ToolCategory.TASK, "agent": ToolCategory.TASK,
+    "bash": ToolCategory.SHELL,
+    "shell": ToolCategory.SHELL,
+    "exec_command": ToolCategory.SHELL,
+    "local_shell": ToolCategory.SHELL,
+    "run_shell_command": ToolCategory.SHELL,
+    "bashoutput": ToolCategory.SHELL,
+    "read": ToolCategory.READ,
+    "read_file": ToolCategory.READ,
+    "view": ToolCategory.READ,
+    "read_many_files": ToolCategory.READ,
+    "edit": ToolCategory.EDIT,
+    "multiedit": ToolCategory.EDIT,
+    "write": ToolCategory.EDIT,
+    "write_file": ToolCategory.EDIT,
+    "apply_patch": ToolCategory.EDIT,
+    "notebookedit": ToolCategory.EDIT,
+    "replace": ToolCategory.EDIT,
+    "grep": ToolCategory.SEARCH,
+    "glob": ToolCategory.SEARCH,
+    "search": ToolCategory.SEARCH,
+    "ls": ToolCategory.SEARCH,
+    "search_file_content": ToolCategory.SEARCH,
+    "list_directory": ToolCategory.SEARCH,
+    "webfetch": ToolCategory.WEB,
+    "websearch": ToolCategory.WEB,
+    "web_fetch": ToolCategory.WEB,
+    "web_search": ToolCategory.WEB,
+    "google_web_search": ToolCategory.WEB,
+    "task": ToolCategory.TASK,
+    "agent": ToolCategory.TASK,
 }
 # per-event token attributes -> Usage field (``*_total`` attributes are cumulative and never added)
 _USAGE_ATTRS = {
@@ -250,7 +290,9 @@ def _project(cwd: str) -> str | None:
 
 
 def _looks_like_patch(text: str) -> bool:
-    return bool(_PATCH_START.search(text)) and ("\n@@" in text or text.lstrip().startswith("*** Begin Patch") or "\n+" in text)
+    return bool(_PATCH_START.search(text)) and (
+        "\n@@" in text or text.lstrip().startswith("*** Begin Patch") or "\n+" in text
+    )
 
 
 class _Builder:
@@ -286,7 +328,19 @@ class _Builder:
     def add_header(self, obj: dict[str, Any], line: int | None) -> None:
         if self.header is not None:
             self.report(line, "a second header line; kept as an unknown record")
-            self.records.append((Event(id=self.unique(f"line-{line}", line), kind=Kind.UNKNOWN, title="extra HAIL header", raw=obj, line=line), None, "header"))
+            self.records.append(
+                (
+                    Event(
+                        id=self.unique(f"line-{line}", line),
+                        kind=Kind.UNKNOWN,
+                        title="extra HAIL header",
+                        raw=obj,
+                        line=line,
+                    ),
+                    None,
+                    "header",
+                )
+            )
             return
         if self.seen_event:
             self.report(line, "the header is not the first line")
@@ -313,7 +367,13 @@ class _Builder:
     def add_unknown_line(self, obj: dict[str, Any], line: int) -> None:
         self.report(line, f"unknown line type {obj.get('type')!r}; shown as raw JSON")
         self.seen_event = True
-        event = Event(id=self.unique(f"line-{line}", line), kind=Kind.UNKNOWN, title=f"HAIL record {obj.get('type')!r}", raw=obj, line=line)
+        event = Event(
+            id=self.unique(f"line-{line}", line),
+            kind=Kind.UNKNOWN,
+            title=f"HAIL record {obj.get('type')!r}",
+            raw=obj,
+            line=line,
+        )
         self.records.append((event, None, "?"))
 
     def add_model(self, model: str) -> None:
@@ -338,7 +398,13 @@ class _Builder:
             event, task_id, hail_type = self._event(obj, line)
         except Exception as exc:  # a reader bug must not lose the record
             self.report(line, f"could not read event ({type(exc).__name__}: {exc}); shown as raw JSON")
-            event = Event(id=self.unique(f"line-{line}", line), kind=Kind.UNKNOWN, title="unreadable HAIL event", raw=obj, line=line)
+            event = Event(
+                id=self.unique(f"line-{line}", line),
+                kind=Kind.UNKNOWN,
+                title="unreadable HAIL event",
+                raw=obj,
+                line=line,
+            )
             task_id, hail_type = None, "?"
         self.records.append((event, task_id, hail_type))
 
@@ -390,15 +456,39 @@ class _Builder:
                 self.report(line, f"event {raw_id!r}: event_type.data is not an object")
                 meta["event_type.data"] = raw_data
         elif isinstance(event_type, str):
-            self.report(line, f"event {raw_id!r}: event_type is a bare string, expected {{\"type\": …}}")
+            self.report(line, f'event {raw_id!r}: event_type is a bare string, expected {{"type": …}}')
             hail_type = event_type
         else:
             self.report(line, f"event {raw_id!r} has no event_type; shown as raw JSON")
-            return Event(id=event_id, kind=Kind.UNKNOWN, timestamp=timestamp, title="HAIL event without a type", raw=obj, line=line, meta=meta), task_id, "?"
+            return (
+                Event(
+                    id=event_id,
+                    kind=Kind.UNKNOWN,
+                    timestamp=timestamp,
+                    title="HAIL event without a type",
+                    raw=obj,
+                    line=line,
+                    meta=meta,
+                ),
+                task_id,
+                "?",
+            )
 
         if hail_type not in KNOWN_EVENT_TYPES:
             self.report(line, f"unknown event type {hail_type!r}; shown as raw JSON")
-            return Event(id=event_id, kind=Kind.UNKNOWN, timestamp=timestamp, title=f"HAIL event {hail_type!r}", raw=obj, line=line, meta=meta), task_id, hail_type
+            return (
+                Event(
+                    id=event_id,
+                    kind=Kind.UNKNOWN,
+                    timestamp=timestamp,
+                    title=f"HAIL event {hail_type!r}",
+                    raw=obj,
+                    line=line,
+                    meta=meta,
+                ),
+                task_id,
+                hail_type,
+            )
 
         content = obj.get("content")
         raw_blocks: Any = []
@@ -438,7 +528,17 @@ class _Builder:
 
     # -- event type mapping ---------------------------------------------------
 
-    def _typed_fields(self, hail_type: str, data: dict[str, Any], parts: list[Block], attrs: dict[str, Any], meta: dict[str, Any], raw_id: str, event_id: str, line: int) -> dict[str, Any]:
+    def _typed_fields(
+        self,
+        hail_type: str,
+        data: dict[str, Any],
+        parts: list[Block],
+        attrs: dict[str, Any],
+        meta: dict[str, Any],
+        raw_id: str,
+        event_id: str,
+        line: int,
+    ) -> dict[str, Any]:
         def field(name: str) -> str | None:
             value = data.get(name)
             if value is None:
@@ -527,8 +627,15 @@ class _Builder:
                         call_id = self.semantic_calls[attrs[key]]
                         break
             match = _EXIT_CODE.search(text[:2000])
-            return dict(kind=Kind.TOOL_RESULT, tool_name=field("name"), is_error=is_error, call_id=call_id or raw_call or None,
-                        exit_code=int(match.group(1)) if match else None, text=text, blocks=blocks)
+            return dict(
+                kind=Kind.TOOL_RESULT,
+                tool_name=field("name"),
+                is_error=is_error,
+                call_id=call_id or raw_call or None,
+                exit_code=int(match.group(1)) if match else None,
+                text=text,
+                blocks=blocks,
+            )
 
         if hail_type == "TaskStart":
             text, blocks = _split(parts, "\n\n")
@@ -576,7 +683,14 @@ class _Builder:
                 out.append(Block("text", text=text_of("text", True) or ""))
             elif btype == "Code":
                 start = block.get("start_line")
-                out.append(Block("code", text=text_of("code", True) or "", language=text_of("language"), data={"start_line": start} if start is not None else None))
+                out.append(
+                    Block(
+                        "code",
+                        text=text_of("code", True) or "",
+                        language=text_of("language"),
+                        data={"start_line": start} if start is not None else None,
+                    )
+                )
             elif btype in ("Image", "Video", "Audio"):
                 out.append(Block(btype.lower(), uri=text_of("url", True), mime=text_of("mime"), title=text_of("alt")))
             elif btype == "File":
@@ -660,7 +774,15 @@ class _Builder:
             if context.get(key):
                 meta[key] = context[key]
         for key, value in context.items():
-            if key not in ("title", "description", "tags", "related_session_ids", "created_at", "updated_at", "attributes"):
+            if key not in (
+                "title",
+                "description",
+                "tags",
+                "related_session_ids",
+                "created_at",
+                "updated_at",
+                "attributes",
+            ):
                 meta[f"context.{key}"] = value
         for key, value in header.items():
             if key not in ("type", "version", "session_id", "agent", "context"):
@@ -756,32 +878,40 @@ class _Builder:
             children = tuple(e for e, _ in members)
             start = next((e for e, t in members if t == "TaskStart"), None)
             end = next((e for e, t in members if t == "TaskEnd"), None)
-            meta: dict[str, Any] = {"task_id": task_id, "events": sum(1 for _, t in members if t not in ("TaskStart", "TaskEnd"))}
+            meta: dict[str, Any] = {
+                "task_id": task_id,
+                "events": sum(1 for _, t in members if t not in ("TaskStart", "TaskEnd")),
+            }
             if end is not None and end.text:
                 meta["summary"] = end.text
             model = (start.model if start else None) or next((e.model for e in children if e.model), None)
             spawn = self._spawning_call(out, children, linked)
             if spawn is not None:
                 linked.add(spawn)
-            out.append(Event(
-                id=self.unique(f"subagent-{task_id}", None),
-                kind=Kind.SUBAGENT,
-                timestamp=children[0].timestamp,
-                title=(start.title if start else None) or task_id,
-                model=model,
-                call_id=spawn,
-                children=children,
-                line=children[0].line,
-                meta=meta,
-            ))
+            out.append(
+                Event(
+                    id=self.unique(f"subagent-{task_id}", None),
+                    kind=Kind.SUBAGENT,
+                    timestamp=children[0].timestamp,
+                    title=(start.title if start else None) or task_id,
+                    model=model,
+                    call_id=spawn,
+                    children=children,
+                    line=children[0].line,
+                    meta=meta,
+                )
+            )
         return out
-
 
     @staticmethod
     def _spawning_call(before: list[Event], children: tuple[Event, ...], linked: set[str]) -> str | None:
         """The Task/Agent call that spawned a merged sub-agent: the one whose text holds the
         sub-agent's first prompt, else the only unclaimed one before it. HAIL keeps no link."""
-        candidates = [e for e in before if e.kind == Kind.TOOL_CALL and e.category == ToolCategory.TASK and e.call_id and e.call_id not in linked]
+        candidates = [
+            e
+            for e in before
+            if e.kind == Kind.TOOL_CALL and e.category == ToolCategory.TASK and e.call_id and e.call_id not in linked
+        ]
         prompt = next((c.text.strip() for c in children if c.kind == Kind.USER and c.text.strip()), "")
         for call in reversed(candidates):
             if prompt and (prompt in call.text or prompt in as_text(call.tool_input)):

@@ -36,14 +36,31 @@ import json
 import sqlite3
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-from ..model import Block, Event, Kind, Session, SourceRef, ToolCategory, Usage, make_session_id
-from ._util import Ids, as_str, connect_ro, is_sqlite, iter_rows, maybe_json, obj, opt_int, project_of, shorten, table_names, text_of, to_int, unified_diff, wal_note
-from .base import Problems, as_text, load_json, parse_time, sniff
+from sitegen.model import Block, Event, Kind, Problems, Session, SourceRef, ToolCategory, Usage, make_session_id
+from sitegen.readers._util import (
+    Ids,
+    as_str,
+    connect_ro,
+    is_sqlite,
+    iter_rows,
+    maybe_json,
+    obj,
+    opt_int,
+    project_of,
+    shorten,
+    table_names,
+    text_of,
+    to_int,
+    unified_diff,
+    wal_note,
+)
+from sitegen.readers.base import as_text, load_json, parse_time, sniff
 
 NAME = "opencode"
 AGENT = "opencode"
@@ -349,7 +366,11 @@ class _DbSource(_Source):
             data = self._json(row.get("data"), where)
             data.setdefault("id", pid)
             data.setdefault("messageID", message_id)
-            if "time" not in data and data.get("type") in ("text", "reasoning", "file") and row.get("time_created") is not None:
+            if (
+                "time" not in data
+                and data.get("type") in ("text", "reasoning", "file")
+                and row.get("time_created") is not None
+            ):
                 data["time"] = {"start": _cell(row["time_created"])}
             out.append((data, where))
         return out
@@ -366,20 +387,37 @@ def _session_row(row: dict[str, Any]) -> dict[str, Any]:
     """The columns of a ``session`` row in the shape of a storage-tree session file."""
     value = {k: _cell(v) for k, v in row.items() if k != "data"}
     info: dict[str, Any] = {}
-    renames = {"id": "id", "project_id": "projectID", "parent_id": "parentID", "slug": "slug", "directory": "directory", "title": "title", "version": "version"}
+    renames = {
+        "id": "id",
+        "project_id": "projectID",
+        "parent_id": "parentID",
+        "slug": "slug",
+        "directory": "directory",
+        "title": "title",
+        "version": "version",
+    }
     for column, key in renames.items():
         if value.get(column) not in (None, ""):
             info[key] = value[column]
-    times = {key[len("time_"):]: value[key] for key in value if key.startswith("time_") and value[key] is not None}
+    times = {key[len("time_") :]: value[key] for key in value if key.startswith("time_") and value[key] is not None}
     if times:
         info["time"] = times
-    summary = {key[len("summary_"):]: value[key] for key in value if key.startswith("summary_") and value[key] not in (None, "")}
+    summary = {
+        key[len("summary_") :]: value[key]
+        for key in value
+        if key.startswith("summary_") and value[key] not in (None, "")
+    }
     if summary:
         info["summary"] = summary
     if value.get("share_url"):
         info["share"] = {"url": value["share_url"]}
     for column in value:
-        if column not in renames and not column.startswith(("time_", "summary_")) and column != "share_url" and value[column] not in (None, ""):
+        if (
+            column not in renames
+            and not column.startswith(("time_", "summary_"))
+            and column != "share_url"
+            and value[column] not in (None, "")
+        ):
             info.setdefault(column, value[column])
     return info
 
@@ -494,7 +532,15 @@ class _Built:
     mode: tuple[str, ...] | None = None
 
 
-def _session_events(sid: str, source: _Source, by_id: dict[str, _Info], children: dict[str, list[str]], problems: Problems, built: _Built, depth: int) -> list[Event]:
+def _session_events(
+    sid: str,
+    source: _Source,
+    by_id: dict[str, _Info],
+    children: dict[str, list[str]],
+    problems: Problems,
+    built: _Built,
+    depth: int,
+) -> list[Event]:
     events: list[Event] = []
     task_calls: dict[str, str] = {}  # child session id -> call id of the task call that started it
     for message, where in source.messages(sid):
@@ -504,7 +550,9 @@ def _session_events(sid: str, source: _Source, by_id: dict[str, _Info], children
         child_events = _session_events(child_id, source, by_id, children, problems, built, depth + 1)
         info = by_id[child_id].data
         call_id = task_calls.get(child_id)
-        started = parse_time(obj(info.get("time")).get("created")) or next((e.timestamp for e in child_events if e.timestamp), None)
+        started = parse_time(obj(info.get("time")).get("created")) or next(
+            (e.timestamp for e in child_events if e.timestamp), None
+        )
         meta = {"session": child_id}
         for key in ("slug", "agent"):
             if info.get(key):
@@ -601,7 +649,14 @@ def _usage(tokens: Any) -> Usage | None:
     return usage or None
 
 
-def _message_events(message: dict[str, Any], where: _Where, parts: list[tuple[dict[str, Any], _Where]], problems: Problems, built: _Built, task_calls: dict[str, str]) -> list[Event]:
+def _message_events(
+    message: dict[str, Any],
+    where: _Where,
+    parts: list[tuple[dict[str, Any], _Where]],
+    problems: Problems,
+    built: _Built,
+    task_calls: dict[str, str],
+) -> list[Event]:
     role = message.get("role")
     mid = str(message.get("id"))
     times = obj(message.get("time"))
@@ -618,7 +673,15 @@ def _message_events(message: dict[str, Any], where: _Where, parts: list[tuple[di
             built.cost += float(message["cost"])
     if role not in ("user", "assistant"):
         where.tell(problems, f"message {mid} has role {role!r}; shown as raw JSON")
-        return [Event(id=built.ids.take(mid), kind=Kind.UNKNOWN, timestamp=ts, title=f"OpenCode message with role {role!r}", raw=message)]
+        return [
+            Event(
+                id=built.ids.take(mid),
+                kind=Kind.UNKNOWN,
+                timestamp=ts,
+                title=f"OpenCode message with role {role!r}",
+                raw=message,
+            )
+        ]
 
     events: list[Event] = []
     pending_usage: list[tuple[Usage, dict[str, Any]]] = []  # step usage waiting for an event of this message
@@ -647,25 +710,59 @@ def _message_events(message: dict[str, Any], where: _Where, parts: list[tuple[di
         ptimes = obj(part.get("time"))
         pts = parse_time(ptimes.get("start")) or last_ts
         tool_times = obj(obj(part.get("state")).get("time"))
-        last_ts = parse_time(ptimes.get("end")) or parse_time(tool_times.get("end")) or parse_time(tool_times.get("start")) or pts
+        last_ts = (
+            parse_time(ptimes.get("end"))
+            or parse_time(tool_times.get("end"))
+            or parse_time(tool_times.get("start"))
+            or pts
+        )
         if ptype == "text":
             text = as_text(part.get("text"))
             meta = {k: part[k] for k in ("metadata",) if part.get(k)}
             if part.get("ignored"):
                 meta["ignored"] = True
             if part.get("synthetic"):
-                add(Event(id=built.ids.take(pid), kind=Kind.SYSTEM, timestamp=pts, title="Synthetic text" if role == "assistant" else "Added context", text=text, meta={**meta, "synthetic": True}))
+                add(
+                    Event(
+                        id=built.ids.take(pid),
+                        kind=Kind.SYSTEM,
+                        timestamp=pts,
+                        title="Synthetic text" if role == "assistant" else "Added context",
+                        text=text,
+                        meta={**meta, "synthetic": True},
+                    )
+                )
             else:
-                add(Event(id=built.ids.take(pid), kind=base_kind, timestamp=pts, text=text, model=model if base_kind == Kind.ASSISTANT else None, meta=meta))
+                add(
+                    Event(
+                        id=built.ids.take(pid),
+                        kind=base_kind,
+                        timestamp=pts,
+                        text=text,
+                        model=model if base_kind == Kind.ASSISTANT else None,
+                        meta=meta,
+                    )
+                )
         elif ptype == "reasoning":
             meta = {k: part[k] for k in ("metadata",) if part.get(k)}
-            add(Event(id=built.ids.take(pid), kind=Kind.THINKING, timestamp=pts, text=as_text(part.get("text")), model=model, meta=meta))
+            add(
+                Event(
+                    id=built.ids.take(pid),
+                    kind=Kind.THINKING,
+                    timestamp=pts,
+                    text=as_text(part.get("text")),
+                    model=model,
+                    meta=meta,
+                )
+            )
         elif ptype == "tool":
             call, result = _tool_events(part, pid, ts, model, built.ids)
             add(call)
             if result is not None:
                 add(result)
-            child = text_of(obj(obj(part.get("state")).get("metadata")).get("sessionId")) or text_of(obj(obj(part.get("state")).get("metadata")).get("sessionID"))
+            child = text_of(obj(obj(part.get("state")).get("metadata")).get("sessionId")) or text_of(
+                obj(obj(part.get("state")).get("metadata")).get("sessionID")
+            )
             if child and call.call_id:
                 task_calls.setdefault(child, call.call_id)
         elif ptype in _SKIP_PARTS:
@@ -681,26 +778,81 @@ def _message_events(message: dict[str, Any], where: _Where, parts: list[tuple[di
         elif ptype == "patch":
             files = [str(f) for f in part.get("files") or [] if f] if isinstance(part.get("files"), list) else []
             meta = {"hash": part["hash"]} if part.get("hash") else {}
-            add(Event(id=built.ids.take(pid), kind=Kind.SYSTEM, timestamp=pts, title="Files changed", text="\n".join(f"- `{f}`" for f in files) or "(no files listed)", meta=meta))
+            add(
+                Event(
+                    id=built.ids.take(pid),
+                    kind=Kind.SYSTEM,
+                    timestamp=pts,
+                    title="Files changed",
+                    text="\n".join(f"- `{f}`" for f in files) or "(no files listed)",
+                    meta=meta,
+                )
+            )
         elif ptype == "file":
             block = _file_block(part)
             if events and events[-1].kind == base_kind and not events[-1].usage:
                 events[-1] = replace(events[-1], blocks=events[-1].blocks + (block,))
             else:
-                add(Event(id=built.ids.take(pid), kind=base_kind, timestamp=pts, blocks=(block,), model=model if base_kind == Kind.ASSISTANT else None))
+                add(
+                    Event(
+                        id=built.ids.take(pid),
+                        kind=base_kind,
+                        timestamp=pts,
+                        blocks=(block,),
+                        model=model if base_kind == Kind.ASSISTANT else None,
+                    )
+                )
         elif ptype == "compaction":
             meta = {k: v for k, v in part.items() if k not in ("id", "type", "sessionID", "messageID", "time")}
-            add(Event(id=built.ids.take(pid), kind=Kind.COMPACTION, timestamp=pts, title="Context compacted" + (" (automatic)" if part.get("auto") else ""), meta=meta))
+            add(
+                Event(
+                    id=built.ids.take(pid),
+                    kind=Kind.COMPACTION,
+                    timestamp=pts,
+                    title="Context compacted" + (" (automatic)" if part.get("auto") else ""),
+                    meta=meta,
+                )
+            )
         elif ptype == "subtask":
             title = text_of(part.get("description")) or "Sub-task"
             meta = {"agent": part["agent"]} if part.get("agent") else {}
-            add(Event(id=built.ids.take(pid), kind=Kind.SYSTEM, timestamp=pts, title=f"Sub-task: {shorten(title, 80)}", text=as_text(part.get("prompt")), meta=meta))
+            add(
+                Event(
+                    id=built.ids.take(pid),
+                    kind=Kind.SYSTEM,
+                    timestamp=pts,
+                    title=f"Sub-task: {shorten(title, 80)}",
+                    text=as_text(part.get("prompt")),
+                    meta=meta,
+                )
+            )
         elif ptype == "agent":
-            add(Event(id=built.ids.take(pid), kind=Kind.SYSTEM, timestamp=pts, title=f"Agent: {as_text(part.get('name')) or '?'}", meta={k: part[k] for k in ("source",) if part.get(k)}))
+            add(
+                Event(
+                    id=built.ids.take(pid),
+                    kind=Kind.SYSTEM,
+                    timestamp=pts,
+                    title=f"Agent: {as_text(part.get('name')) or '?'}",
+                    meta={k: part[k] for k in ("source",) if part.get(k)},
+                )
+            )
         elif ptype == "retry":
             error = obj(part.get("error"))
-            detail = text_of(obj(error.get("data")).get("message")) or text_of(error.get("message")) or as_text(part.get("error"))
-            add(Event(id=built.ids.take(pid), kind=Kind.SYSTEM, timestamp=parse_time(ptimes.get("created")) or pts, title=f"Retry {part.get('attempt', '')}".strip(), text=detail, meta={"error": error} if error else {}))
+            detail = (
+                text_of(obj(error.get("data")).get("message"))
+                or text_of(error.get("message"))
+                or as_text(part.get("error"))
+            )
+            add(
+                Event(
+                    id=built.ids.take(pid),
+                    kind=Kind.SYSTEM,
+                    timestamp=parse_time(ptimes.get("created")) or pts,
+                    title=f"Retry {part.get('attempt', '')}".strip(),
+                    text=detail,
+                    meta={"error": error} if error else {},
+                )
+            )
         else:
             if ptype == "__undecodable__":
                 raw, title = part.get("raw"), "OpenCode part (undecodable data)"
@@ -719,9 +871,27 @@ def _message_events(message: dict[str, Any], where: _Where, parts: list[tuple[di
         err = obj(error)
         name = text_of(err.get("name")) or "Error"
         detail = text_of(obj(err.get("data")).get("message")) or text_of(err.get("message")) or as_text(error)
-        add(Event(id=built.ids.take(f"{mid}-error"), kind=Kind.SYSTEM, timestamp=parse_time(times.get("completed")) or ts, title=name, text=detail, meta={"error": error}))
+        add(
+            Event(
+                id=built.ids.take(f"{mid}-error"),
+                kind=Kind.SYSTEM,
+                timestamp=parse_time(times.get("completed")) or ts,
+                title=name,
+                text=detail,
+                meta={"error": error},
+            )
+        )
     for usage, extra in pending_usage:
-        add(Event(id=built.ids.take(f"{mid}-usage"), kind=Kind.ASSISTANT, timestamp=parse_time(times.get("completed")) or ts, usage=usage, model=model, meta={**extra, "note": "model call with no recorded output"}))
+        add(
+            Event(
+                id=built.ids.take(f"{mid}-usage"),
+                kind=Kind.ASSISTANT,
+                timestamp=parse_time(times.get("completed")) or ts,
+                usage=usage,
+                model=model,
+                meta={**extra, "note": "model call with no recorded output"},
+            )
+        )
     if not events:
         built.skipped["message with no parts"] += 1
     # The agent and mode are shown where they change, not on every message.
@@ -744,7 +914,7 @@ def _file_block(part: dict[str, Any]) -> Block:
         return Block("image", uri=url, mime=mime, title=name)
     source = obj(part.get("source"))
     text = as_text(obj(source.get("text")).get("value")) if isinstance(source.get("text"), dict) else ""
-    path = url[len("file://"):] if url and url.startswith("file://") else url
+    path = url[len("file://") :] if url and url.startswith("file://") else url
     return Block("file", text=text, uri=path, mime=mime, title=name or path)
 
 
@@ -783,10 +953,20 @@ def _tool_events(part: dict[str, Any], pid: str, ts: Any, model: str | None, ids
     text = as_text(state.get("error")) if status == "error" else as_text(state.get("output"))
     if status == "error" and not text:
         text = as_text(state.get("output"))
-    result_meta = {k: v for k, v in metadata.items() if k not in ("exit", "exitCode", "diff", "output", "preview", "sessionId", "sessionID") and isinstance(v, (str, int, float, bool)) and v != ""}
+    result_meta = {
+        k: v
+        for k, v in metadata.items()
+        if k not in ("exit", "exitCode", "diff", "output", "preview", "sessionId", "sessionID")
+        and isinstance(v, (str, int, float, bool))
+        and v != ""
+    }
     if times.get("compacted"):
         result_meta["output compacted"] = True
-    blocks = tuple(_file_block(a) for a in state.get("attachments") or [] if isinstance(a, dict)) if isinstance(state.get("attachments"), list) else ()
+    blocks = (
+        tuple(_file_block(a) for a in state.get("attachments") or [] if isinstance(a, dict))
+        if isinstance(state.get("attachments"), list)
+        else ()
+    )
     result = Event(
         id=ids.take(f"{pid}-result"),
         kind=Kind.TOOL_RESULT,
@@ -816,12 +996,24 @@ def _tool_fields(name: str, category: ToolCategory, args: Any, metadata: dict[st
         diff = text_of(metadata.get("diff"))
         lower = name.lower()
         if not diff and lower == "edit" and path:
-            diff = unified_diff(path, as_text(args.get("oldString", args.get("old_string"))), as_text(args.get("newString", args.get("new_string"))))
+            diff = unified_diff(
+                path,
+                as_text(args.get("oldString", args.get("old_string"))),
+                as_text(args.get("newString", args.get("new_string"))),
+            )
         elif not diff and lower == "write" and path:
             diff = unified_diff(path, "", as_text(args.get("content")))
         elif not diff and lower == "multiedit" and path and isinstance(args.get("edits"), list):
-            parts = [unified_diff(path, as_text(e.get("oldString")), as_text(e.get("newString"))) for e in args["edits"] if isinstance(e, dict)]
-            diff = parts[0] + "".join("\n" + p.split("\n", 2)[2] for p in parts[1:] if p.count("\n") >= 2) if parts else None
+            parts = [
+                unified_diff(path, as_text(e.get("oldString")), as_text(e.get("newString")))
+                for e in args["edits"]
+                if isinstance(e, dict)
+            ]
+            diff = (
+                parts[0] + "".join("\n" + p.split("\n", 2)[2] for p in parts[1:] if p.count("\n") >= 2)
+                if parts
+                else None
+            )
         elif not diff and lower in ("patch", "apply_patch"):
             diff = text_of(args.get("patchText")) or text_of(args.get("patch"))
         if diff:

@@ -21,11 +21,12 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
-from typing import Any, Iterator
+from typing import Any
 
-from ..model import Event, Kind, Session, SourceRef, ToolCategory, make_session_id
-from .base import SNIFF_BYTES, Problems, as_text, first_json_lines, iter_jsonl, load_json, parse_time, sniff
+from sitegen.model import Event, Kind, Problems, Session, SourceRef, ToolCategory, make_session_id
+from sitegen.readers.base import SNIFF_BYTES, as_text, first_json_lines, iter_jsonl, load_json, parse_time, sniff
 
 _ROLE_KIND = {"user": Kind.USER, "assistant": Kind.ASSISTANT, "system": Kind.SYSTEM}
 _TITLE_LEN = 80
@@ -165,14 +166,27 @@ def _read_project(path: Path, problems: Problems) -> Iterator[Session]:
             metadata = doc
             value = doc.get("project_dir")
             if value is not None and not (isinstance(value, str) and value.strip()):
-                problems.add(meta_path, None, f"sage: project_dir is {'empty' if value == '' else 'a ' + type(value).__name__}, not a path; the folder name is used")
+                problems.add(
+                    meta_path,
+                    None,
+                    f"sage: project_dir is {'empty' if value == '' else 'a ' + type(value).__name__}, not a path; the folder name is used",
+                )
         elif doc is not None:
             problems.add(meta_path, None, f"sage: metadata.json is a {type(doc).__name__}, not an object; ignored")
     conversation = path / CONVERSATION
     if conversation.is_file():
-        yield _read_conversation(conversation, f"{path.name}/conversation", problems, project_dir=path, metadata=metadata)
+        yield _read_conversation(
+            conversation, f"{path.name}/conversation", problems, project_dir=path, metadata=metadata
+        )
     for archive in _history_files(path):
-        yield _read_conversation(archive, f"{path.name}/history/{archive.stem}", problems, project_dir=path, metadata=metadata, archived=archive.stem)
+        yield _read_conversation(
+            archive,
+            f"{path.name}/history/{archive.stem}",
+            problems,
+            project_dir=path,
+            metadata=metadata,
+            archived=archive.stem,
+        )
 
 
 def _decode_folder(name: str) -> str | None:
@@ -202,7 +216,15 @@ def _archive_time(stem: str) -> str | None:
     return f"{y}-{mo}-{d} {h}:{mi}:{s}"
 
 
-def _read_conversation(path: Path, key: str, problems: Problems, *, project_dir: Path, metadata: dict[str, Any] | None, archived: str | None = None) -> Session:
+def _read_conversation(
+    path: Path,
+    key: str,
+    problems: Problems,
+    *,
+    project_dir: Path,
+    metadata: dict[str, Any] | None,
+    archived: str | None = None,
+) -> Session:
     cwd: str | None = None
     meta: dict[str, Any] = {}
     if metadata is not None:
@@ -272,7 +294,16 @@ def _unique(eid: str, seen: set[str]) -> str:
     return eid
 
 
-def _message_events(obj: dict[str, Any], line: int | None, path: Path, problems: Problems, seen: set[str], *, where: str, default_model: str | None = None) -> Iterator[Event]:
+def _message_events(
+    obj: dict[str, Any],
+    line: int | None,
+    path: Path,
+    problems: Problems,
+    seen: set[str],
+    *,
+    where: str,
+    default_model: str | None = None,
+) -> Iterator[Event]:
     """One sage message (a JSONL line or a session-file message) as events."""
     uuid = obj.get("uuid")
     eid = _unique(uuid if isinstance(uuid, str) and uuid else f"L{line}" if line else f"m{len(seen) + 1}", seen)
@@ -282,7 +313,11 @@ def _message_events(obj: dict[str, Any], line: int | None, path: Path, problems:
         problems.add(path, line, f"sage: {where}: timestamp is not ISO 8601: {obj.get('timestamp')!r}")
     content = obj.get("content")
     if not isinstance(content, str):
-        problems.add(path, line, f"sage: {where}: content is {'missing' if content is None else 'a ' + type(content).__name__}, not a string")
+        problems.add(
+            path,
+            line,
+            f"sage: {where}: content is {'missing' if content is None else 'a ' + type(content).__name__}, not a string",
+        )
         content = as_text(content)
     elif not content.strip() and not obj.get("tool_calls"):
         problems.add(path, line, f"sage: {where}: content is empty")
@@ -301,27 +336,56 @@ def _message_events(obj: dict[str, Any], line: int | None, path: Path, problems:
 
     kind = _ROLE_KIND.get(role) if isinstance(role, str) else None
     if kind is None:
-        problems.add(path, line, f"sage: {where}: invalid role {role!r} (expected user, assistant or system); shown as raw JSON")
-        yield Event(id=eid, kind=Kind.UNKNOWN, timestamp=ts, title=f"sage message with role {role!r}", raw=obj, line=line)
+        problems.add(
+            path, line, f"sage: {where}: invalid role {role!r} (expected user, assistant or system); shown as raw JSON"
+        )
+        yield Event(
+            id=eid, kind=Kind.UNKNOWN, timestamp=ts, title=f"sage message with role {role!r}", raw=obj, line=line
+        )
         return
 
     tool_calls = obj.get("tool_calls")
     if tool_calls is not None and not isinstance(tool_calls, list):
-        problems.add(path, line, f"sage: {where}: tool_calls is a {type(tool_calls).__name__}, not an array; shown as raw JSON")
+        problems.add(
+            path, line, f"sage: {where}: tool_calls is a {type(tool_calls).__name__}, not an array; shown as raw JSON"
+        )
         meta["tool_calls"] = tool_calls
         tool_calls = None
 
     if content.strip() or not tool_calls:
-        yield Event(id=eid, kind=kind, timestamp=ts, text=content, model=model if kind == Kind.ASSISTANT else None, line=line, meta=meta)
+        yield Event(
+            id=eid,
+            kind=kind,
+            timestamp=ts,
+            text=content,
+            model=model if kind == Kind.ASSISTANT else None,
+            line=line,
+            meta=meta,
+        )
         meta = {}
     for index, call in enumerate(tool_calls or []):
         yield from _tool_events(call, index, eid, ts, line, path, problems, seen, where, meta if index == 0 else {})
 
 
-def _tool_events(call: Any, index: int, eid: str, ts: Any, line: int | None, path: Path, problems: Problems, seen: set[str], where: str, meta: dict[str, Any]) -> Iterator[Event]:
+def _tool_events(
+    call: Any,
+    index: int,
+    eid: str,
+    ts: Any,
+    line: int | None,
+    path: Path,
+    problems: Problems,
+    seen: set[str],
+    where: str,
+    meta: dict[str, Any],
+) -> Iterator[Event]:
     call_id = _unique(f"{eid}-tool{index + 1}", seen)
     if not isinstance(call, dict):
-        problems.add(path, line, f"sage: {where}: tool_calls[{index}] is a {type(call).__name__}, not an object; shown as raw JSON")
+        problems.add(
+            path,
+            line,
+            f"sage: {where}: tool_calls[{index}] is a {type(call).__name__}, not an object; shown as raw JSON",
+        )
         yield Event(id=call_id, kind=Kind.UNKNOWN, timestamp=ts, title="sage tool call", raw=call, line=line)
         return
     name = call.get("name")
@@ -340,9 +404,27 @@ def _tool_events(call: Any, index: int, eid: str, ts: Any, line: int | None, pat
     if call.get("duration_ms") is not None:
         call_meta["duration_ms"] = call["duration_ms"]
     for key, value in call.items():
-        if key not in ("name", "args", "arguments", "result", "duration_ms", "success") and value not in (None, "", [], {}):
+        if key not in ("name", "args", "arguments", "result", "duration_ms", "success") and value not in (
+            None,
+            "",
+            [],
+            {},
+        ):
             call_meta[key] = value
-    yield Event(id=call_id, kind=Kind.TOOL_CALL, timestamp=ts, tool_name=name, tool_input=args, category=category, command=command, path=file_path, diff=diff, call_id=call_id, line=line, meta=call_meta)
+    yield Event(
+        id=call_id,
+        kind=Kind.TOOL_CALL,
+        timestamp=ts,
+        tool_name=name,
+        tool_input=args,
+        category=category,
+        command=command,
+        path=file_path,
+        diff=diff,
+        call_id=call_id,
+        line=line,
+        meta=call_meta,
+    )
     success = call.get("success")
     if "result" in call or success is not None:
         result_meta = {"success": success} if success is not None and not isinstance(success, bool) else {}
@@ -378,7 +460,9 @@ def _edit_diff(args: Any, path: str | None) -> str | None:
         old, new = args.get(old_key), args.get(new_key)
         if isinstance(old, str) and isinstance(new, str):
             name = path or "file"
-            lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{name}", f"b/{name}")
+            lines = difflib.unified_diff(
+                old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{name}", f"b/{name}"
+            )
             return "".join(line if line.endswith("\n") else line + "\n" for line in lines) or None
     return None
 
@@ -425,7 +509,11 @@ def _read_session_file(path: Path, problems: Problems) -> Session | None:
     model = doc.get("model") if isinstance(doc.get("model"), str) and doc.get("model") else None
     messages = doc.get("messages")
     if not isinstance(messages, list):
-        problems.add(path, None, f"sage: 'messages' is {'missing' if messages is None else 'a ' + type(messages).__name__}, not an array")
+        problems.add(
+            path,
+            None,
+            f"sage: 'messages' is {'missing' if messages is None else 'a ' + type(messages).__name__}, not an array",
+        )
         messages = []
     for key in ("created_at", "updated_at"):
         if doc.get(key) is not None and parse_time(doc.get(key)) is None:
@@ -438,9 +526,13 @@ def _read_session_file(path: Path, problems: Problems) -> Session | None:
         where = f"messages[{index}]"
         if not isinstance(message, dict):
             problems.add(path, None, f"sage: {where} is a {type(message).__name__}, not an object; shown as raw JSON")
-            events.append(Event(id=_unique(f"m{index + 1}", seen), kind=Kind.UNKNOWN, title="sage message", raw=message))
+            events.append(
+                Event(id=_unique(f"m{index + 1}", seen), kind=Kind.UNKNOWN, title="sage message", raw=message)
+            )
             continue
-        for event in _message_events({"uuid": f"m{index + 1}", **message}, None, path, problems, seen, where=where, default_model=model):
+        for event in _message_events(
+            {"uuid": f"m{index + 1}", **message}, None, path, problems, seen, where=where, default_model=model
+        ):
             events.append(event)
             if first_user is None and event.kind == Kind.USER and event.text.strip():
                 first_user = event.text
@@ -448,13 +540,27 @@ def _read_session_file(path: Path, problems: Problems) -> Session | None:
     workspace = doc.get("workspace")
     cwd = _clean_dir(workspace) if isinstance(workspace, str) and workspace.strip() else None
     meta: dict[str, Any] = {}
-    for key, label in (("provider", "provider"), ("message_count", "message count"), ("total_tokens", "estimated tokens")):
+    for key, label in (
+        ("provider", "provider"),
+        ("message_count", "message count"),
+        ("total_tokens", "estimated tokens"),
+    ):
         if doc.get(key) not in (None, ""):
             meta[label] = doc[key]
     if isinstance(doc.get("message_count"), int) and doc["message_count"] != len(messages):
         meta["message count"] = f"{doc['message_count']} (file holds {len(messages)})"
     for key, value in doc.items():
-        if key not in ("name", "model", "provider", "messages", "created_at", "updated_at", "message_count", "total_tokens", "workspace") and value not in (None, "", [], {}):
+        if key not in (
+            "name",
+            "model",
+            "provider",
+            "messages",
+            "created_at",
+            "updated_at",
+            "message_count",
+            "total_tokens",
+            "workspace",
+        ) and value not in (None, "", [], {}):
             meta[key] = value
     timestamps = [e.timestamp for e in events if e.timestamp]
     title = name.strip() if name and name.strip() else _title_from(first_user)
@@ -471,4 +577,3 @@ def _read_session_file(path: Path, problems: Problems) -> Session | None:
         models=(model,) if model else (),
         meta=meta,
     )
-

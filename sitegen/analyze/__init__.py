@@ -1,0 +1,1 @@
+"""Pure functions on the model: redaction, git refs, per-session figures and insights."""

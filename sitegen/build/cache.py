@@ -1,0 +1,158 @@
+"""Incremental build state, kept outside both the input and the published site.
+
+Each source (a file or a folder a reader claims) is stamped by the (mtime_ns,
+size) of its files, and by a content hash when the stamp moved. An unchanged
+source reuses what it yielded last time: its pages stay as published and its
+aggregate items are fed to the aggregates without reading it again. Anything
+that changes every page (sessite itself, its templates and static files, the
+site settings) changes the theme fingerprint, and then everything is rebuilt.
+
+The cache carries a version key; a missing, foreign or corrupt cache means a
+full build, never a crash. It is never published (it may hold unredacted text
+when redaction is off, and paths of the user's machine).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from dataclasses import dataclass, field, fields
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from sitegen import __version__
+from sitegen.model import Problem
+
+CACHE_VERSION = 3  # 2: SessionRecord.parts; 3: no spans for uncoloured tokens
+
+
+@dataclass
+class SessionRecord:
+    id: str
+    url: str
+    source: str  # display path
+    line: int | None
+    summary: Any  # SessionSummary, for the index and the preview server's catalog
+    extra: list[str]  # other files written for this session (exports)
+    parts: list[str] = field(default_factory=list)  # a split session's later pages and its parts.js (sitegen/parts.py)
+
+
+@dataclass
+class SourceRecord:
+    reader: str
+    stamp: tuple[tuple[str, int, int], ...]
+    digest: str
+    sessions: list[SessionRecord]
+    problems: list[Problem]
+    redactions: Any = None  # Counter of redactions by kind
+
+
+@dataclass
+class BuildCache:
+    key: str = ""
+    theme: str = ""
+    sources: dict[str, SourceRecord] = field(default_factory=dict)
+    aggregates: dict[str, tuple[str, list[str]]] = field(default_factory=dict)  # name -> (fingerprint, urls written)
+
+
+@lru_cache(maxsize=1)
+def cache_key() -> str:
+    """Changes with sessite's version and the versions of the libraries that shape its output."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    libs = []
+    for name in ("jinja2", "mistune", "pygments", "lunr"):
+        try:
+            libs.append(f"{name}={version(name)}")
+        except PackageNotFoundError:
+            libs.append(f"{name}=?")
+    return f"sessite-{__version__}-cache-{CACHE_VERSION}-" + ",".join(libs)
+
+
+def default_cache_dir(output: Path) -> Path:
+    """Per output folder, under the user's cache directory (never in the site or the input)."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    digest = hashlib.sha1(str(output.resolve()).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return base / "sessite" / digest
+
+
+def load(path: Path) -> BuildCache | None:
+    """The cache at ``path``, or None when it is missing, from another version, or corrupt."""
+    try:
+        with open(path, "rb") as fh:
+            cache = pickle.load(fh)
+    except FileNotFoundError:
+        return None
+    except Exception:  # noqa: BLE001 - any damage means a full build
+        return None
+    if not isinstance(cache, BuildCache) or cache.key != cache_key():
+        return None
+    return cache
+
+
+def save(path: Path, cache: BuildCache) -> None:
+    """Write atomically: a crash mid-save leaves the previous cache, not half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".cache-", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump(cache, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def stamp(paths: list[Path]) -> tuple[tuple[str, int, int], ...]:
+    """(path, mtime_ns, size) of every file of a source; folders contribute their files."""
+    out = []
+    for path in paths:
+        try:
+            st = path.stat()
+        except OSError:
+            out.append((str(path), -1, -1))
+            continue
+        if path.is_dir():
+            continue
+        out.append((str(path), st.st_mtime_ns, st.st_size))
+    return tuple(sorted(out))
+
+
+def digest(paths: list[Path]) -> str:
+    """Content hash of a source's files (for when only the mtime moved)."""
+    h = hashlib.sha1()
+    for path in sorted(paths):
+        if path.is_dir():
+            continue
+        h.update(str(path).encode("utf-8", "surrogatepass"))
+        try:
+            with open(path, "rb") as fh:
+                for chunk in iter(lambda: fh.read(1 << 20), b""):
+                    h.update(chunk)
+        except OSError:
+            h.update(b"<unreadable>")
+    return h.hexdigest()
+
+
+def theme_fingerprint(config: Any, template_dirs: list[Path], static_dirs: list[Path]) -> str:
+    """Everything that changes every page: sessite's code and version, templates, static files, settings."""
+    h = hashlib.sha1(cache_key().encode())
+    package = Path(__file__).resolve().parent.parent  # all of sitegen/
+    for path in sorted(package.rglob("*.py")):
+        st = path.stat()
+        h.update(f"{path.relative_to(package)}:{st.st_size}:{st.st_mtime_ns}".encode())
+    for folder in [*template_dirs, *static_dirs]:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                h.update(path.relative_to(folder).as_posix().encode())
+                h.update(path.read_bytes())
+    settings = {f.name: getattr(config, f.name) for f in fields(config) if f.name not in _NOT_THEME}
+    h.update(repr(sorted((k, repr(v)) for k, v in settings.items())).encode())
+    return h.hexdigest()
+
+
+# Settings that do not change what a page looks like.
+_NOT_THEME = {"archive", "archives", "output", "progress", "strict", "cache_dir", "clean", "jobs"}

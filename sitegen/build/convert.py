@@ -1,0 +1,184 @@
+"""``sessite convert INPUT --to aics|hail|markdown -o OUTPUT``: any format sessite reads, out as an export.
+
+Where the output goes:
+- ``-o FOLDER`` (anything not ending in the format's suffix): one file per
+  session, ``FOLDER/<session id>.aics.json`` / ``.hail.jsonl`` / ``.md``.
+- ``-o FILE.aics.json`` (or ``.json``): one AICS document with every session.
+- ``-o FILE.hail.jsonl`` / ``.jsonl`` or ``FILE.md``: exactly one session (HAIL
+  and the Markdown transcript hold one each); more is an error.
+- ``-o -``: standard output, with the same rule as a file.
+
+Secrets are redacted exactly as in a build (on unless ``--no-redact``; the
+archive's sessite.toml patterns and allow-list apply). Files are written
+atomically; nothing is written inside a folder given as INPUT. INPUT may be a
+gzip file (``.gz``, such as a site's download): it is read as what it holds.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import shutil
+import sys
+import tempfile
+import zlib
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from sitegen.analyze.redact import Redactor
+from sitegen.interchange.exports import SUFFIXES, aics_chunks, export_chunks
+from sitegen.model import Problem, Problems, Session
+from sitegen.readers import discover
+
+FILE_SUFFIXES = {"aics": (".aics.json", ".json"), "hail": (".hail.jsonl", ".jsonl"), "markdown": (".md", ".markdown")}
+
+
+class ConvertError(Exception):
+    """The conversion cannot be done as asked; nothing was written."""
+
+
+@dataclass
+class ConvertReport:
+    sessions: int = 0
+    written: list[Path] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    redactions: Counter = field(default_factory=Counter)
+
+
+def target_kind(output: str | Path, fmt: str) -> str:
+    """ "stdout", "file" or "folder", from how OUTPUT is spelled."""
+    text = str(output)
+    if text == "-":
+        return "stdout"
+    return "file" if text.lower().endswith(FILE_SUFFIXES[fmt]) else "folder"
+
+
+def convert(
+    source: Path,
+    fmt: str,
+    output: str | Path,
+    redactor: Redactor | None = None,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+) -> ConvertReport:
+    if fmt not in SUFFIXES:
+        raise ConvertError(f"unknown format {fmt!r} (aics, hail or markdown)")
+    kind = target_kind(output, fmt)
+    source = source.resolve()
+    out_path = None if kind == "stdout" else Path(output).resolve()
+    if out_path is not None and source.is_dir() and (out_path == source or source in out_path.parents):
+        raise ConvertError(f"{output} is inside the input folder {source}; it would be read as sessions next time")
+    report = ConvertReport()
+    if source.is_file() and source.name.lower().endswith(".gz"):
+        sessions, report.problems = _read_gzipped(source, redactor, include, exclude)
+    else:
+        sessions, report.problems = _read(
+            source, source if source.is_dir() else source.parent, redactor, include, exclude
+        )
+    report.redactions = redactor.counts if redactor is not None else Counter()
+    report.sessions = len(sessions)
+    if not sessions:
+        raise ConvertError(f"no sessions found in {source}")
+    if kind in ("file", "stdout") and fmt != "aics" and len(sessions) > 1:
+        raise ConvertError(
+            f"{len(sessions)} sessions found, and a {fmt} file holds one: give a folder for -o (one file per session)"
+        )
+    _write_sessions(sessions, fmt, kind, out_path, output, report)
+    return report
+
+
+def _read(
+    source: Path, root: Path, redactor: Redactor | None, include: Sequence[str], exclude: Sequence[str]
+) -> tuple[list[Session], list[Problem]]:
+    """Every session in ``source`` (redacted, source paths shown relative to ``root``) and the problems met."""
+    problems = Problems(root)
+    sessions: list[Session] = []
+    seen: dict[str, str] = {}
+    for claim in discover(source, problems, include=include, exclude=exclude).claims:
+        try:
+            for session in claim.reader.read(claim.path, problems):
+                if redactor is not None:
+                    session = redactor.value(session)
+                display = problems.display(session.source.path)
+                if session.id in seen:
+                    problems.add(
+                        session.source.path,
+                        session.source.line,
+                        f"session id {session.id} already read from {seen[session.id]}; this copy skipped",
+                        "convert",
+                    )
+                    continue
+                seen[session.id] = display
+                sessions.append(replace(session, source=replace(session.source, path=display)))
+        except Exception as exc:  # noqa: BLE001 - a reader bug costs only the rest of that file
+            problems.add(
+                claim.path,
+                None,
+                f"{claim.reader.name} reader failed ({type(exc).__name__}: {exc}); the rest of this file is skipped",
+            )
+    return sessions, problems.items
+
+
+def _read_gzipped(
+    source: Path, redactor: Redactor | None, include: Sequence[str], exclude: Sequence[str]
+) -> tuple[list[Session], list[Problem]]:
+    """A gzip file (e.g. a site's ``<id>.hail.jsonl.gz`` download): read what it holds, as if it were
+    ``source`` without ``.gz``. The readers take plain files, so it is unpacked to a temporary one."""
+    shown = source.name
+    with tempfile.TemporaryDirectory(prefix="sessite-convert-") as tmp:
+        plain = Path(tmp) / shown[: -len(".gz")]
+        try:
+            with gzip.open(source, "rb") as packed, open(plain, "wb") as fh:
+                shutil.copyfileobj(packed, fh, 1024 * 1024)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise ConvertError(f"{source} is not a readable gzip file ({exc})") from None
+        sessions, problems = _read(plain, Path(tmp), redactor, include, exclude)
+    named = plain.name
+    sessions = [replace(s, source=replace(s.source, path=shown)) if s.source.path == named else s for s in sessions]
+    return sessions, [
+        replace(p, source=shown + p.source[len(named) :]) if p.source.startswith(named) else p for p in problems
+    ]
+
+
+def _write_sessions(
+    sessions: list[Session], fmt: str, kind: str, out_path: Path | None, output: str | Path, report: ConvertReport
+) -> None:
+    """Write the export where ``kind`` says; record each file written in ``report``."""
+    if kind == "stdout":
+        for chunk in _one_file(sessions, fmt):
+            sys.stdout.buffer.write(chunk)
+        sys.stdout.buffer.flush()
+        return
+    assert out_path is not None
+    if kind == "file":
+        _write(out_path, _one_file(sessions, fmt))
+        report.written.append(out_path)
+        return
+    if out_path.exists() and not out_path.is_dir():
+        raise ConvertError(f"{output} is a file; give a folder, or a name ending in {FILE_SUFFIXES[fmt][0]}")
+    out_path.mkdir(parents=True, exist_ok=True)
+    for session in sessions:
+        target = out_path / f"{session.id}{SUFFIXES[fmt]}"
+        _write(target, export_chunks(session, fmt))
+        report.written.append(target)
+
+
+def _one_file(sessions: list[Session], fmt: str) -> Iterator[bytes]:
+    """The pieces of a single-file export: every session for AICS, the only one otherwise."""
+    return aics_chunks(sessions) if fmt == "aics" else export_chunks(sessions[0], fmt)
+
+
+def _write(path: Path, chunks: Iterable[bytes]) -> None:
+    """Write the pieces to ``path`` atomically (a temporary file beside it, then a rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".sessite-", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            for chunk in chunks:
+                fh.write(chunk)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,1 @@
+"""Sessions out to the interchange formats (AICS, HAIL, Markdown) and the ``sessite`` extension they carry."""

@@ -1,0 +1,231 @@
+"""Where coding agents keep their sessions on this machine (``sessite discover``).
+
+Every path is derived from a home folder and the environment, both
+overridable, so tests run against a fake home: ``find(home=tmp_path)`` or
+``SESSITE_HOME=/tmp/fake sessite discover``. When the home is overridden the
+real environment (``CODEX_HOME``, ``XDG_DATA_HOME``, ``APPDATA`` …) is ignored
+unless an ``env`` mapping is passed too, so an override never reaches the
+real folders.
+
+Finding and reading never write anything: the readers open SQLite files
+read-only and immutable, and nothing here creates a folder.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HOME_ENV = "SESSITE_HOME"
+
+# Agents in the order ``sessite discover`` lists them.
+AGENTS = ("claude-code", "codex", "gemini", "opencode", "cline", "amp", "cursor", "sage")
+# Editors built on VS Code whose globalStorage may hold Cline's tasks.
+VSCODE_VARIANTS = ("Code", "Code - Insiders", "Cursor", "VSCodium", "Windsurf")
+CLINE_EXTENSION = "saoudrizwan.claude-dev"
+
+
+@dataclass(frozen=True)
+class Location:
+    """One agent folder that exists: what to show, and what to give discovery."""
+
+    agent: str
+    folder: Path  # the agent's folder as shown to the user
+    roots: tuple[Path, ...]  # what discovery walks: the folder, or the files in it that hold sessions
+    overridden: bool = False  # named with --agent-dir
+
+
+@dataclass
+class Platform:
+    """The facts the default folders depend on."""
+
+    home: Path
+    env: Mapping[str, str] = field(default_factory=dict)
+    system: str = "linux"  # linux, darwin or windows
+
+    def var(self, name: str) -> Path | None:
+        value = self.env.get(name)
+        return Path(value).expanduser() if value else None
+
+    @property
+    def config_dirs(self) -> list[Path]:
+        """Where desktop apps keep their settings (VS Code's ``User`` folders live here)."""
+        dirs = [self.var("XDG_CONFIG_HOME") or self.home / ".config", self.home / "Library" / "Application Support"]
+        if self.system == "windows" or self.env.get("APPDATA"):
+            dirs.insert(0, self.var("APPDATA") or self.home / "AppData" / "Roaming")
+        return _unique(dirs)
+
+    @property
+    def data_dirs(self) -> list[Path]:
+        """XDG data folders (OpenCode and Amp use them on every system)."""
+        dirs = [self.var("XDG_DATA_HOME") or self.home / ".local" / "share"]
+        if self.system == "windows" or self.env.get("LOCALAPPDATA"):
+            dirs.append(self.var("LOCALAPPDATA") or self.home / "AppData" / "Local")
+        return _unique(dirs)
+
+
+def platform(
+    home: Path | str | None = None, env: Mapping[str, str] | None = None, system: str | None = None
+) -> Platform:
+    """The home folder, environment and system to look in (see the module doc)."""
+    overridden = home is not None or bool(os.environ.get(HOME_ENV))
+    if home is None:
+        home = os.environ.get(HOME_ENV) or Path.home()
+    if env is None:
+        env = {} if overridden else dict(os.environ)
+    if system is None:
+        system = (
+            "windows"
+            if sys.platform.startswith(("win", "cygwin"))
+            else "darwin"
+            if sys.platform == "darwin"
+            else "linux"
+        )
+    return Platform(Path(home).expanduser(), env, system)
+
+
+def _unique(paths: Iterable[Path]) -> list[Path]:
+    return list(dict.fromkeys(paths))
+
+
+def candidates(plat: Platform) -> list[tuple[str, Path]]:
+    """Every default folder (or file) per agent, whether it exists or not."""
+    home = plat.home
+    out: list[tuple[str, Path]] = []
+    claude = plat.var("CLAUDE_CONFIG_DIR")
+    out += [
+        ("claude-code", p) for p in _unique([*([claude / "projects"] if claude else []), home / ".claude" / "projects"])
+    ]
+    codex = plat.var("CODEX_HOME") or home / ".codex"
+    out += [("codex", codex / "sessions"), ("codex", codex / "archived_sessions")]
+    gemini = plat.var("GEMINI_CLI_HOME")
+    out += [("gemini", (gemini / ".gemini" / "tmp") if gemini else home / ".gemini" / "tmp")]
+    for data in plat.data_dirs:
+        out.append(("opencode", data / "opencode"))
+    for config in plat.config_dirs:
+        for variant in VSCODE_VARIANTS:
+            out.append(("cline", config / variant / "User" / "globalStorage" / CLINE_EXTENSION / "tasks"))
+    out += [
+        ("cline", home / ".vscode-server" / "data" / "User" / "globalStorage" / CLINE_EXTENSION / "tasks"),
+        ("cline", home / ".cline" / "data" / "tasks"),
+    ]
+    for data in plat.data_dirs:
+        out.append(("amp", data / "amp" / "threads"))
+    for config in plat.config_dirs:
+        out.append(("cursor", config / "Cursor" / "User"))
+    for base in (home / ".emacs.d" / "sage", home / ".config" / "emacs" / "sage", home / ".sage"):
+        out += [("sage", base / "projects"), ("sage", base / "sessions")]
+    return out
+
+
+def roots_of(agent: str, folder: Path) -> tuple[Path, ...]:
+    """What discovery should walk for an agent folder: only the parts that hold sessions.
+
+    OpenCode's data folder also holds logs and git snapshots, and Cursor's
+    ``User`` folder every extension's storage; walking them would only add noise.
+    """
+    if agent == "opencode":
+        if folder.name == "opencode" or (folder / "storage").is_dir() or (folder / "opencode.db").is_file():
+            parts = [
+                p
+                for p in (folder / "storage", folder / "opencode.db")
+                if p.exists() and (p.is_file() or (p / "session").is_dir())
+            ]
+            return tuple(parts)
+    if (
+        agent == "cursor"
+        and folder.is_dir()
+        and ((folder / "globalStorage").is_dir() or (folder / "workspaceStorage").is_dir())
+    ):
+        found = [folder / "globalStorage" / "state.vscdb"]
+        try:
+            found += sorted(p / "state.vscdb" for p in (folder / "workspaceStorage").iterdir() if p.is_dir())
+        except OSError:
+            pass
+        return tuple(p for p in found if p.is_file())
+    return (folder,)
+
+
+def find(
+    home: Path | str | None = None,
+    overrides: Mapping[str, Iterable[Path | str]] | None = None,
+    env: Mapping[str, str] | None = None,
+    system: str | None = None,
+) -> list[Location]:
+    """The agent folders that exist, in AGENTS order; ``overrides`` replace an agent's defaults."""
+    plat = platform(home, env, system)
+    overrides = {agent: [Path(p).expanduser() for p in paths] for agent, paths in (overrides or {}).items()}
+    found: list[Location] = []
+    seen: set[Path] = set()
+    defaults = candidates(plat)
+    for agent in AGENTS + tuple(a for a in overrides if a not in AGENTS):
+        if agent in overrides:
+            folders = [(p, True) for p in overrides[agent]]
+        else:
+            folders = [(p, False) for a, p in defaults if a == agent]
+        for folder, forced in folders:
+            if not folder.exists():
+                continue
+            key = folder.resolve()
+            if key in seen:
+                continue
+            seen.add(key)
+            roots = roots_of(agent, folder)
+            if roots:
+                found.append(Location(agent, folder, roots, forced))
+    return found
+
+
+def parse_agent_dirs(values: Iterable[str]) -> dict[str, list[Path]]:
+    """``["codex=/path", …]`` as ``{"codex": [Path("/path")]}``; raises ValueError on a bad item."""
+    out: dict[str, list[Path]] = {}
+    for value in values:
+        agent, sep, folder = value.partition("=")
+        agent = agent.strip().lower()
+        if not sep or not agent or not folder.strip():
+            raise ValueError(f"expected AGENT=FOLDER, got {value!r}")
+        if agent not in AGENTS:
+            raise ValueError(f"unknown agent {agent!r} (known: {', '.join(AGENTS)})")
+        out.setdefault(agent, []).append(Path(folder.strip()).expanduser())
+    return out
+
+
+def display(path: Path, home: Path) -> str:
+    """A path with the home folder shown as ``~``."""
+    try:
+        return str(Path("~") / path.relative_to(home))
+    except ValueError:
+        return str(path)
+
+
+@dataclass
+class Survey:
+    """What one location holds, counted by reading it (no site is built)."""
+
+    location: Location
+    files: int = 0  # files the claimed sources consist of
+    sessions: int = 0
+    formats: tuple[str, ...] = ()
+    problems: int = 0
+
+
+def survey(location: Location, problems) -> Survey:
+    """Discover and read one location, counting its files and sessions."""
+    from sitegen.readers import discover
+
+    before = len(problems)
+    found = discover(list(location.roots), problems)
+    files = 0
+    sessions = 0
+    formats: dict[str, None] = {}
+    for claim in found.claims:
+        files += (1 if claim.path.is_file() else 0) + len(claim.companions)
+        formats.setdefault(claim.reader.name, None)
+        try:
+            sessions += sum(1 for _ in claim.reader.read(claim.path, problems))
+        except Exception as exc:  # noqa: BLE001 - a reader bug must not stop the survey
+            problems.add(claim.path, None, f"{claim.reader.name} reader failed ({type(exc).__name__}: {exc})")
+    return Survey(location, files, sessions, tuple(formats), len(problems) - before)

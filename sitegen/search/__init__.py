@@ -1,0 +1,1 @@
+"""Full-text search: a lunr.js-compatible term index, split into chunks loaded per query."""

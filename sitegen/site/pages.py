@@ -1,0 +1,62 @@
+"""Plan pages: what to build, from which data. No file I/O, no HTML.
+
+A page's context holds only its ``deps`` (the sessions it reads) plus
+site-wide constants, which is what lets a later build know what to redo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sitegen.analyze.session import SessionSummary
+from sitegen.site.view import SessionView
+
+
+@dataclass(frozen=True)
+class Page:
+    url: str  # path inside the site, e.g. "sessions/x.html"
+    template: str
+    context: dict[str, Any] = field(default_factory=dict)
+    deps: tuple[str, ...] = ()  # session ids the page reads
+
+    @property
+    def root(self) -> str:
+        """Relative path from this page back to the site root ("" or "../")."""
+        return "../" * self.url.count("/")
+
+
+def session_page(view: SessionView) -> Page:
+    """The session's page: all of it, or part 1 of a split session."""
+    return session_pages(view)[0]
+
+
+def session_pages(view: SessionView) -> list[Page]:
+    """One page per part (``sitegen/parts.py``); a session that fits gets its one page, without a pager."""
+    from sitegen.site.urls import parts_script_url
+
+    deps = (view.session.id,)
+    base = {"view": view, "s": view.summary, "part": None, "parts_js": ""}
+    if not view.parts:
+        return [Page(view.summary.url, "session.html", base, deps)]
+    script = parts_script_url(view.session.id)
+    return [Page(part.url, "session.html", dict(base, part=part, parts_js=script), deps) for part in view.parts]
+
+
+def index_page(summaries: Sequence[SessionSummary]) -> Page:
+    ordered = sorted(
+        summaries, key=lambda s: (s.started is None, -(s.started.timestamp() if s.started else 0), s.title)
+    )
+    agents = sorted({s.agent for s in summaries})
+    projects = sorted({s.project for s in summaries if s.project})
+    return Page(
+        "index.html",
+        "index.html",
+        {"sessions": ordered, "agents": agents, "projects": projects},
+        tuple(s.id for s in summaries),
+    )
+
+
+def not_found_page() -> Page:
+    return Page("404.html", "404.html", {})

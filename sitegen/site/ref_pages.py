@@ -1,0 +1,288 @@
+"""The git-ref pages: an index by repository and kind, one page per repository and one per ref.
+
+An aggregate (see aggregate.py): fed each session as it streams past, it keeps
+only ref keys, event anchors and short snippets, and writes its pages at the end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from sitegen.analyze.refs import (
+    KIND_LABELS,
+    KIND_SINGULAR,
+    KINDS,
+    Forge,
+    Mention,
+    RefKey,
+    Repo,
+    clear_cache,
+    repo_url,
+    session_refs,
+)
+from sitegen.config import SiteConfig
+from sitegen.parallel import aggregate_jobs
+from sitegen.site.fanout import render_pages
+from sitegen.site.pages import Page
+from sitegen.site.reflinks import ref_label, ref_title
+from sitegen.site.view import SessionView
+
+if TYPE_CHECKING:
+    from sitegen.model import Problems
+    from sitegen.site.render import Renderer
+    from sitegen.site.writer import SiteWriter
+
+INDEX_URL = "refs/index.html"
+
+
+@dataclass(slots=True)
+class _SessionInfo:
+    id: str
+    url: str
+    title: str
+    agent: str
+    started: datetime | None
+    cwd: str | None
+
+
+@dataclass(slots=True)
+class _Seen:
+    """One session's part in one ref page."""
+
+    worked: bool = False
+    mentions: list[tuple[str, Mention]] = field(default_factory=list)  # (link to the event, snippet)
+    more: int = 0
+    archive: bool = False  # found only by the archive-wide short-SHA rule
+
+
+@dataclass
+class _RefData:
+    key: RefKey
+    names: dict[str, None] = field(default_factory=dict)
+    pr: bool = False
+    sessions: dict[str, _Seen] = field(default_factory=dict)
+    related: set[RefKey] = field(default_factory=set)
+
+    @property
+    def full_name(self) -> str:
+        return max(self.names, key=len) if self.names else self.key.name
+
+
+class GitRefsIndex:
+    """refs/index.html, refs/<repo>/index.html and refs/<repo>/<kind>/<name>.html."""
+
+    def __init__(self, config: SiteConfig) -> None:
+        self.forge = Forge.from_config(getattr(config, "forge_url", ()) or ())
+        self.sessions: dict[str, _SessionInfo] = {}
+        self.refs: dict[RefKey, _RefData] = {}
+        self.scopes: dict[Repo, set[str]] = {}  # repository -> sessions that worked in it
+        self.candidates: list[tuple[str, Repo, str, str, Mention]] = []  # session, scope, sha, link, snippet
+        self.jobs = aggregate_jobs(config)  # its thousands of pages render on every core
+
+    name = "refs"
+
+    def collect(self, view: SessionView) -> tuple | None:
+        """In a worker: this session's refs, with each mention's link resolved (small, picklable).
+
+        A link is the event's URL from the site root, on the part of a split
+        session that draws it (``SessionView.event_url``); "" when the event has no anchor.
+        """
+        found = session_refs(view.session, self.forge)
+        if not found.refs and not found.scope.known and not found.candidates:
+            return None
+        s = view.summary
+        info = _SessionInfo(s.id, s.url, s.title, s.agent, s.started, s.cwd)
+        ids = {m.event_id for ref in found.refs.values() for m in ref.mentions} | {
+            m.event_id for _, m in found.candidates
+        }
+        links = {eid: view.event_url(eid) if eid in view.anchors else "" for eid in ids}
+        return info, found.scope, list(found.refs.values()), list(found.relations), list(found.candidates), links
+
+    def add(self, item: tuple | None) -> None:
+        if item is None:
+            return
+        info, scope, refs, relations, candidates, links = item
+        sid = info.id
+        self.sessions[sid] = info
+        if scope.known or any(ref.key.repo == scope for ref in refs):
+            self.scopes.setdefault(scope, set()).add(sid)
+        for ref in refs:
+            data = self.refs.get(ref.key)
+            if data is None:
+                data = self.refs[ref.key] = _RefData(ref.key)
+            for name in ref.names:
+                data.names.setdefault(name)
+            data.pr |= ref.pr
+            seen = data.sessions.setdefault(sid, _Seen())
+            seen.worked |= ref.worked
+            seen.mentions.extend((links.get(m.event_id, ""), m) for m in ref.mentions)
+            seen.more += ref.more
+        for a, b in relations:
+            self.refs[a].related.add(b)
+            self.refs[b].related.add(a)
+        for sha, mention in candidates:
+            self.candidates.append((sid, scope, sha, links.get(mention.event_id, ""), mention))
+
+    # ---- archive-wide rules
+
+    def _resolve_candidates(self) -> None:
+        """Rule 4 across the archive: a bare short hex that is the prefix of a full SHA
+        seen in any session is a mention of that commit (shown on ref pages only)."""
+        fulls: dict[str, list[tuple[str, RefKey]]] = {}
+        for key, data in self.refs.items():
+            if key.kind == "commit":
+                for name in data.names:
+                    if len(name) == 40:
+                        fulls.setdefault(name[:7], []).append((name, key))
+        if not fulls:
+            return
+        for sid, scope, sha, link, mention in self.candidates:
+            matches = [(full, key) for full, key in fulls.get(sha[:7], ()) if full.startswith(sha)]
+            if not matches:
+                continue
+            same = [key for _, key in matches if key.repo == scope]
+            keys = same or ([key for _, key in matches] if len({full for full, _ in matches}) == 1 else [])
+            for key in keys:
+                seen = self.refs[key].sessions.get(sid)
+                if seen is None:
+                    seen = self.refs[key].sessions[sid] = _Seen(archive=True)
+                if len(seen.mentions) < 8 and all(a != link for a, _ in seen.mentions):
+                    seen.mentions.append((link, mention))
+        # one commit seen under several repositories (an unknown one, a fork): link the pages
+        by_sha: dict[str, list[RefKey]] = {}
+        for full, key in (item for items in fulls.values() for item in items):
+            by_sha.setdefault(full, []).append(key)
+        for keys in by_sha.values():
+            for a in keys:
+                self.refs[a].related.update(k for k in keys if k != a)
+
+    # ---- pages
+
+    def write(self, writer: SiteWriter, renderer: Renderer, problems: Problems) -> None:
+        clear_cache()  # drop the last session it held
+        for error in self.forge.errors:
+            problems.add("forge_url", None, error, "config")
+        self._resolve_candidates()
+        host = self.forge.default_host
+        by_repo: dict[Repo, list[_RefData]] = {}
+        for data in self.refs.values():
+            by_repo.setdefault(data.key.repo, []).append(data)
+        for repo in self.scopes:
+            by_repo.setdefault(repo, [])
+        repos = sorted(by_repo, key=lambda r: (not r.known, r.label(host).lower(), r.path))
+
+        pages = [self._ref_page(data) for data in self.refs.values()]
+        index_rows = []
+        for repo in repos:
+            page = self._repo_page(repo, by_repo[repo])
+            pages.append(page)
+            index_rows.append(page.context["group"])
+        deps = tuple(sorted(self.sessions))
+        kinds = {k: sum(1 for d in self.refs if d.kind == k) for k in KINDS}
+        pages.append(
+            Page(
+                INDEX_URL,
+                "refs_index.html",
+                {"repos": index_rows, "kinds": kinds, "kind_labels": KIND_LABELS, "session_count": len(self.sessions)},
+                deps,
+            )
+        )
+        render_pages(pages, writer, renderer, problems, self.jobs)
+
+    def _repo_info(self, repo: Repo) -> dict[str, Any]:
+        host = self.forge.default_host
+        cwds = sorted({self.sessions[s].cwd for s in self.scopes.get(repo, ()) if self.sessions[s].cwd})
+        return {
+            "known": repo.known,
+            "label": repo.label(host),
+            "url": repo_url(repo),
+            "forge": self.forge.url(repo),
+            "cwd": repo.path if not repo.known else None,
+            "cwds": cwds,
+        }
+
+    def _row(self, data: _RefData, scope: Repo | None) -> dict[str, Any]:
+        host = self.forge.default_host
+        dates = [self.sessions[s].started for s in data.sessions if self.sessions[s].started]
+        return {
+            "kind": data.key.kind,
+            "label": ref_label(data.key, data.full_name, scope, host, data.pr),
+            "title": ref_title(data.key, data.full_name, host, data.pr),
+            "url": data.key.url,
+            "pr": data.pr,
+            "sessions": len(data.sessions),
+            "worked": sum(1 for s in data.sessions.values() if s.worked),
+            "mentions": sum(len(s.mentions) + s.more for s in data.sessions.values()),
+            "last": max(dates) if dates else None,
+            "forge": self.forge.url(data.key.repo, data.key.kind, data.full_name, data.pr),
+        }
+
+    def _repo_page(self, repo: Repo, refs: list[_RefData]) -> Page:
+        groups = []
+        for kind in KINDS:
+            rows = [
+                self._row(d, repo)
+                for d in sorted((d for d in refs if d.key.kind == kind), key=lambda d: d.key.sort_key)
+            ]
+            if rows:
+                groups.append({"kind": kind, "label": KIND_LABELS[kind], "rows": rows})
+        session_ids = set(self.scopes.get(repo, ())) | {s for d in refs for s in d.sessions}
+        sessions = self._sessions_rows(session_ids)
+        info = self._repo_info(repo)
+        info.update(groups=groups, count=sum(len(g["rows"]) for g in groups), sessions=len(session_ids))
+        return Page(repo_url(repo), "refs_repo.html", {"group": info, "sessions": sessions}, tuple(sorted(session_ids)))
+
+    def _sessions_rows(self, ids: set[str]) -> list[_SessionInfo]:
+        infos = [self.sessions[s] for s in ids]
+        return sorted(infos, key=lambda i: (i.started is None, -(i.started.timestamp() if i.started else 0), i.title))
+
+    def _ref_page(self, data: _RefData) -> Page:
+        key = data.key
+        host = self.forge.default_host
+        full = data.full_name
+        entries = []
+        for info in self._sessions_rows(set(data.sessions)):
+            seen = data.sessions[info.id]
+            entries.append(
+                {
+                    "session": info,
+                    "worked": seen.worked,
+                    "archive": seen.archive,
+                    "mentions": [
+                        {"url": link or info.url, "before": m.before, "text": m.text, "after": m.after}
+                        for link, m in seen.mentions
+                    ],
+                    "more": seen.more,
+                }
+            )
+        related = sorted(
+            (
+                {
+                    "label": ref_label(r, self.refs[r].full_name, key.repo, host, self.refs[r].pr),
+                    "kind": KIND_SINGULAR[r.kind] if not (r.kind == "issue" and self.refs[r].pr) else "pull request",
+                    "url": r.url,
+                    "title": ref_title(r, self.refs[r].full_name, host, self.refs[r].pr),
+                }
+                for r in data.related
+                if r in self.refs
+            ),
+            key=lambda x: (x["kind"], x["label"]),
+        )
+        kind = "pull request" if key.kind == "issue" and data.pr else KIND_SINGULAR[key.kind]
+        context = {
+            "ref": {
+                "kind": key.kind,
+                "kind_label": kind,
+                "name": full,
+                "label": ref_label(key, full, key.repo, host, data.pr),
+                "shas": sorted(n for n in data.names if len(n) == 40) if key.kind == "commit" else [],
+                "forge": self.forge.url(key.repo, key.kind, full, data.pr),
+                "title": ref_title(key, full, host, data.pr),
+            },
+            "repo": self._repo_info(key.repo),
+            "entries": entries,
+            "related": related,
+        }
+        return Page(key.url, "ref.html", context, tuple(sorted(data.sessions)))
