@@ -28,7 +28,7 @@ def test_each_sample_file_is_claimed_by_exactly_one_reader(samples):
     assert unclaimed == [], f"files no reader claims: {unclaimed}"
     for path in owner:
         if path.is_file():
-            detected = [r.name for r in registry() if not r.claims_directories and r.detect(path)]
+            detected = [r.name for r in registry() if not r.claims_directories and r.detect_path(path)]
             assert len(detected) <= 1, f"{path.name} detected by {detected}"
 
 

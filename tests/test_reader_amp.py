@@ -24,13 +24,13 @@ def read_one(path: Path, problems: Problems | None = None):
 
 def test_reader_flags_detection_and_discovery(fixtures: Path, tmp_path: Path) -> None:
     assert READER.name == "amp" and not READER.claims_directories and READER in registry()
-    assert READER.detect(fixtures / "amp" / OLD) and READER.detect(fixtures / "amp" / NEW)
+    assert READER.detect_path(fixtures / "amp" / OLD) and READER.detect_path(fixtures / "amp" / NEW)
     renamed = tmp_path / "thread.json"
     renamed.write_text((fixtures / "amp" / OLD).read_text())
-    assert READER.detect(renamed)  # by content: an id "T-…" and messages
+    assert READER.detect_path(renamed)  # by content: an id "T-…" and messages
     other = tmp_path / "T-notes.json"
     other.write_text('["a list"]')
-    assert not READER.detect(other)
+    assert not READER.detect_path(other)
     problems = Problems(fixtures)
     result = discover(fixtures / "amp", problems)
     assert sorted(c.path.name for c in result.claims) == sorted([OLD, NEW]) and all(
@@ -118,7 +118,7 @@ def test_thread_with_string_ids_errors_and_damage(fixtures: Path) -> None:
 def test_not_a_thread_or_broken(tmp_path: Path) -> None:
     broken = tmp_path / "T-broken.json"
     broken.write_text('{"v": 1, "id": "T-broken", "messages": [')
-    assert READER.detect(broken)
+    assert READER.detect_path(broken)
     problems = Problems()
     assert list(READER.read(broken, problems)) == []
     assert "malformed JSON" in problems.items[0].message
@@ -131,7 +131,7 @@ def test_not_a_thread_or_broken(tmp_path: Path) -> None:
 
 def test_not_claimed_in_samples(samples: Path) -> None:
     for path in sorted(samples.rglob("*")):
-        assert not READER.detect(path), path
+        assert not READER.detect_path(path), path
 
 
 def test_example_thread_reads_cleanly() -> None:

@@ -37,7 +37,7 @@ def test_detects_every_fixture(fixtures: Path) -> None:
     files = sorted((fixtures / "claude_ai").glob("*.json"))
     assert len(files) >= 4
     for path in files:
-        assert READER.detect(path), path
+        assert READER.detect_path(path), path
     assert READER.name == "claude_ai" and READER.claims_directories is False
 
 
@@ -52,13 +52,13 @@ def test_detect_rejects_other_json(tmp_path: Path) -> None:
     for name, doc in cases.items():
         path = tmp_path / name
         path.write_text(json.dumps(doc))
-        assert not READER.detect(path), name
+        assert not READER.detect_path(path), name
     lines = tmp_path / "conversations.jsonl"
     lines.write_text(json.dumps([{"uuid": "x", "name": "n", "chat_messages": []}]))
-    assert not READER.detect(lines)  # wrong suffix
+    assert not READER.detect_path(lines)  # wrong suffix
     empty_export = tmp_path / "conversations.json"
     empty_export.write_text("[]")
-    assert READER.detect(empty_export)
+    assert READER.detect_path(empty_export)
     assert read(empty_export, Problems()) == []
 
 
@@ -72,7 +72,7 @@ def test_detect_first_conversation_longer_than_sniff_window(tmp_path: Path) -> N
     }
     path = tmp_path / "conversations.json"
     path.write_text(json.dumps([conv]))
-    assert READER.detect(path)
+    assert READER.detect_path(path)
     problems = Problems()
     [session] = read(path, problems)
     assert session.events[0].text == big and not problems.items
@@ -336,7 +336,7 @@ def test_real_samples(samples: Path) -> None:
     files = sorted(folder.glob("*.json"))
     assert files
     for path in files:
-        assert READER.detect(path), path
+        assert READER.detect_path(path), path
         doc = json.loads(path.read_text(encoding="utf-8"))
         problems = Problems()
         sessions = read(path, problems)
@@ -366,12 +366,12 @@ def test_real_sample_artifacts_and_order(samples: Path) -> None:
 def test_not_claimed_elsewhere(samples: Path) -> None:
     for path in sorted(samples.rglob("*")):
         if path.is_file() and "claude_ai_export" not in path.parts:
-            assert not READER.detect(path), path
+            assert not READER.detect_path(path), path
 
 
 def test_example_archive() -> None:
     path = REPO / "example-archive" / "claude-ai" / "conversations.json"
-    assert READER.detect(path)
+    assert READER.detect_path(path)
     problems = Problems()
     sessions = read(path, problems)
     assert not problems.items, problems.items

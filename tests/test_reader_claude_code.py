@@ -96,13 +96,13 @@ def assert_sane(session) -> None:
 def test_detect_claims_fixtures(fixtures: Path) -> None:
     folder = fixtures / "claude_code"
     for name in ("basic.jsonl", "compaction.jsonl", "broken.jsonl", "progress_agent.jsonl"):
-        assert READER.detect(folder / name), name
+        assert READER.detect_path(folder / name), name
     main = folder / "projects" / "-home-dev-app" / "44444444-5555-4666-8777-888888888888.jsonl"
-    assert READER.detect(main)
+    assert READER.detect_path(main)
     # A sub-agent file is its parent's companion, not a session of its own ...
-    assert not READER.detect(main.with_suffix("") / "subagents" / "agent-abc1234.jsonl")
+    assert not READER.detect_path(main.with_suffix("") / "subagents" / "agent-abc1234.jsonl")
     # ... unless the parent file is missing.
-    assert READER.detect(
+    assert READER.detect_path(
         folder / "orphan" / "55555555-6666-4777-8888-999999999999" / "subagents" / "agent-def5678.jsonl"
     )
 
@@ -123,7 +123,7 @@ def test_detect_looks_past_bookkeeping_lines(tmp_path: Path) -> None:
     )
     late = tmp_path / "late.jsonl"
     late.write_text(snapshots + json.dumps(user) + "\n", encoding="utf-8")
-    assert READER.detect(late)
+    assert READER.detect_path(late)
     summaries = tmp_path / "summaries.jsonl"
     summaries.write_text(
         "".join(
@@ -131,7 +131,7 @@ def test_detect_looks_past_bookkeeping_lines(tmp_path: Path) -> None:
         ),
         encoding="utf-8",
     )
-    assert READER.detect(summaries)
+    assert READER.detect_path(summaries)
 
 
 def test_detect_first_record_longer_than_sniff_window(tmp_path: Path) -> None:
@@ -151,7 +151,7 @@ def test_detect_first_record_longer_than_sniff_window(tmp_path: Path) -> None:
     snapshot = {"type": "file-history-snapshot", "messageId": "u1", "snapshot": {}, "isSnapshotUpdate": False}
     path.write_text(json.dumps(snapshot) + "\n" + json.dumps(big, separators=(",", ":")) + "\n", encoding="utf-8")
     assert path.stat().st_size > 100_000
-    assert READER.detect(path)
+    assert READER.detect_path(path)
     session = read_one(path, Problems())
     assert session.title.startswith("log line log line")
 
@@ -169,16 +169,16 @@ def test_detect_rejects_other_formats(tmp_path: Path, first_line: dict) -> None:
     path = tmp_path / "other.jsonl"
     second = {"type": "user", "content": "hello", "id": "1"}
     path.write_text(json.dumps(first_line) + "\n" + json.dumps(second) + "\n", encoding="utf-8")
-    assert not READER.detect(path)
+    assert not READER.detect_path(path)
 
 
 def test_detect_needs_jsonl_and_content(tmp_path: Path, fixtures: Path) -> None:
     copy = tmp_path / "basic.json"
     copy.write_bytes((fixtures / "claude_code" / "basic.jsonl").read_bytes())
-    assert not READER.detect(copy)
+    assert not READER.detect_path(copy)
     empty = tmp_path / "empty.jsonl"
     empty.write_text("", encoding="utf-8")
-    assert not READER.detect(empty)
+    assert not READER.detect_path(empty)
 
 
 # --------------------------------------------------------------------------- basic fixture
@@ -692,4 +692,4 @@ def test_samples_of_other_formats_are_not_claimed(samples: Path, folder: str) ->
     files = [p for p in base.rglob("*") if p.is_file()]
     assert files
     for path in files:
-        assert not READER.detect(path), path
+        assert not READER.detect_path(path), path

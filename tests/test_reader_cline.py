@@ -35,9 +35,9 @@ def at(ms: int) -> datetime:
 def test_reader_flags_detection_and_discovery(fixtures: Path) -> None:
     assert READER.name == "cline" and READER.claims_directories and READER in registry()
     for name in (NATIVE, XML, PANEL_ONLY):
-        assert READER.detect(task(fixtures, name))
-    assert not READER.detect(fixtures / "cline" / "tasks")
-    assert not READER.detect(task(fixtures, NATIVE) / "ui_messages.json")
+        assert READER.detect_path(task(fixtures, name))
+    assert not READER.detect_path(fixtures / "cline" / "tasks")
+    assert not READER.detect_path(task(fixtures, NATIVE) / "ui_messages.json")
     problems = Problems(fixtures)
     result = discover(fixtures / "cline", problems)
     assert sorted(c.path.name for c in result.claims) == [PANEL_ONLY, XML, NATIVE]
@@ -177,7 +177,7 @@ def test_damaged_task_folder(tmp_path: Path) -> None:
     (folder / "api_conversation_history.json").write_text(text[: text.rindex("42")] + "4")  # cut mid-array
     (folder / "ui_messages.json").write_text('[{"ts": "soon", "type": "say", "say": "text", "text": 5}, 7]')
     (folder / "task_metadata.json").write_text("[]")
-    assert READER.detect(folder)
+    assert READER.detect_path(folder)
     problems = Problems(tmp_path)
     s = read_one(folder, problems)
     assert s.events[0].kind == Kind.USER and s.events[0].text == "plain string content"
@@ -198,11 +198,11 @@ def test_a_folder_with_only_one_file_needs_an_epoch_name(tmp_path: Path) -> None
     named = tmp_path / "notes"
     named.mkdir()
     (named / "ui_messages.json").write_text("[]")
-    assert not READER.detect(named)
+    assert not READER.detect_path(named)
     task_dir = tmp_path / "1760000000001"
     task_dir.mkdir()
     (task_dir / "ui_messages.json").write_text("[]")
-    assert READER.detect(task_dir)
+    assert READER.detect_path(task_dir)
     problems = Problems()
     s = read_one(task_dir, problems)
     assert s.events == () and s.started == at(1760000000001)
@@ -211,7 +211,7 @@ def test_a_folder_with_only_one_file_needs_an_epoch_name(tmp_path: Path) -> None
 
 def test_not_claimed_in_samples(samples: Path) -> None:
     for path in [samples, *sorted(samples.rglob("*"))]:
-        assert not READER.detect(path), path
+        assert not READER.detect_path(path), path
 
 
 def test_example_session_reads_cleanly() -> None:

@@ -84,14 +84,14 @@ def test_reader_contract():
 
 @pytest.mark.parametrize("name", sorted(p.name for p in CODEX.glob("*.jsonl")))
 def test_detects_fixtures(name):
-    assert READER.detect(CODEX / name)
+    assert READER.detect_path(CODEX / name)
 
 
 def test_detects_by_content_not_name(tmp_path):
     line = '{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"x","cwd":"/"}}\n'
     anywhere = tmp_path / "whatever.jsonl"
     anywhere.write_text(line, encoding="utf-8")
-    assert READER.detect(anywhere)
+    assert READER.detect_path(anywhere)
     # a session_meta line too long for the sniff is judged by its opening
     long = tmp_path / "long.jsonl"
     long.write_text(
@@ -101,7 +101,7 @@ def test_detects_by_content_not_name(tmp_path):
         '{"timestamp":"2026-01-01T00:00:01Z","type":"event_msg","payload":{"type":"user_message","message":"hi"}}\n',
         encoding="utf-8",
     )
-    assert READER.detect(long)
+    assert READER.detect_path(long)
     session = read_one(long)
     assert session.id == "codex-x" and "x" * 100 in session.meta["base_instructions"]
 
@@ -128,17 +128,17 @@ def test_detects_by_content_not_name(tmp_path):
 def test_does_not_claim_other_formats(tmp_path, name, text):
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
-    assert READER.detect(path) is False
+    assert READER.detect_path(path) is False
 
 
 def test_legacy_header_needs_codex_lines_or_name(tmp_path):
     header = '{"id":"c3c4b301","timestamp":"2025-08-18T01:16:13.522Z","instructions":null}\n'
     state = tmp_path / "any.jsonl"
     state.write_text(header + '{"record_type":"state"}\n', encoding="utf-8")
-    assert READER.detect(state)
+    assert READER.detect_path(state)
     named = tmp_path / "rollout-2025-08-18T01-16-13-c3c4b301.jsonl"
     named.write_text(header, encoding="utf-8")
-    assert READER.detect(named)
+    assert READER.detect_path(named)
 
 
 # -- 0.39: shell with argv, JSON-string output, agent_message before the item ------------------
@@ -538,7 +538,7 @@ def test_samples_are_detected_and_read(samples):
     files = sorted(p for p in (samples / "codex").iterdir() if p.is_file())
     assert files
     for path in files:
-        assert READER.detect(path), path.name
+        assert READER.detect_path(path), path.name
         problems = Problems()
         session = read_one(path, problems)
         assert problems.items == [], path.name
@@ -582,7 +582,7 @@ def test_sample_folders_claimed_by_exactly_one_reader(samples):
         for path in sorted(root.rglob("*")):
             if not path.is_file():
                 continue
-            hits = [r.name for r in readers if r.detect(path)]
+            hits = [r.name for r in readers if r.detect_path(path)]
             assert len(hits) <= 1, (path, hits)
             parts = set(path.relative_to(root).parts)
             if "codex" in parts:

@@ -69,17 +69,17 @@ def test_committed_databases_match_their_script(tmp_path: Path) -> None:
 def test_reader_flags_and_detection(tmp_path: Path) -> None:
     assert READER.name == "cursor" and not READER.claims_directories and READER in registry()
     for path in (GLOBAL, WORKSPACE, ITEMTABLE):
-        assert READER.detect(path)
-    assert not READER.detect(CURSOR / "User" / "workspaceStorage" / "ws1" / "workspace.json")
+        assert READER.detect_path(path)
+    assert not READER.detect_path(CURSOR / "User" / "workspaceStorage" / "ws1" / "workspace.json")
     fake = tmp_path / "state.vscdb"
     fake.write_text("not sqlite")
-    assert not READER.detect(fake)
+    assert not READER.detect_path(fake)
     renamed = tmp_path / "copy.db"
     shutil.copy(GLOBAL, renamed)
-    assert READER.detect(renamed)  # SQLite header plus a cursorDiskKV table
+    assert READER.detect_path(renamed)  # SQLite header plus a cursorDiskKV table
     plain = tmp_path / "plain.db"
     sqlite3.connect(plain).execute("CREATE TABLE ItemTable (key TEXT, value BLOB)").connection.close()
-    assert not READER.detect(plain)  # VS Code's generic table under a name that is not Cursor's
+    assert not READER.detect_path(plain)  # VS Code's generic table under a name that is not Cursor's
 
 
 def test_discovery_claims_each_store_once(tmp_path: Path) -> None:
@@ -245,7 +245,7 @@ def test_damaged_database(tmp_path: Path) -> None:
     db = tmp_path / "state.vscdb"
     db.write_bytes(GLOBAL.read_bytes()[:1024])  # truncated
     problems = Problems()
-    assert READER.detect(db)
+    assert READER.detect_path(db)
     list(READER.read(db, problems))
     assert problems.items and all("cursor" in p.message for p in problems.items)
 
@@ -289,7 +289,7 @@ def test_samples_of_other_formats_are_not_claimed(samples: Path, other: str) -> 
     if not base.is_dir():
         pytest.skip(f"no {other} samples")
     for path in sorted(base.rglob("*")):
-        assert not READER.detect(path), path
+        assert not READER.detect_path(path), path
 
 
 def test_example_store_reads_cleanly() -> None:

@@ -92,7 +92,7 @@ def test_reader_contract():
 
 @pytest.mark.parametrize("name", sorted(p.name for p in GEMINI.iterdir()))
 def test_detects_fixtures(name):
-    assert READER.detect(GEMINI / name)
+    assert READER.detect_path(GEMINI / name)
 
 
 @pytest.mark.parametrize(
@@ -115,7 +115,7 @@ def test_detects_fixtures(name):
 def test_does_not_claim_other_formats(tmp_path, name, text):
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
-    assert READER.detect(path) is False
+    assert READER.detect_path(path) is False
 
 
 def test_detects_pretty_and_long_documents(tmp_path):
@@ -129,10 +129,10 @@ def test_detects_pretty_and_long_documents(tmp_path):
     }
     pretty = tmp_path / "pretty.json"
     pretty.write_text(json.dumps(doc, indent=2), encoding="utf-8")
-    assert READER.detect(pretty)
+    assert READER.detect_path(pretty)
     one_line = tmp_path / "one-line.json"
     one_line.write_text(json.dumps(doc), encoding="utf-8")  # longer than the sniff
-    assert READER.detect(one_line)
+    assert READER.detect_path(one_line)
     assert read_one(one_line).events[0].text == "x" * 200_000
     assert read_one(pretty).id == "gemini-s"
 
@@ -377,7 +377,7 @@ def test_samples_are_detected_and_read(samples):
     files = sorted(p for p in (samples / "gemini").iterdir() if p.is_file())
     assert files
     for path in files:
-        assert READER.detect(path), path.name
+        assert READER.detect_path(path), path.name
         problems = Problems()
         session = read_one(path, problems)
         assert problems.items == [], path.name

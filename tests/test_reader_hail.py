@@ -55,7 +55,7 @@ def test_reader_contract():
     ["all-types.hail.jsonl", "subagent.hail.jsonl", "no-header.hail.jsonl", "damaged.hail.jsonl", "session.hail.json"],
 )
 def test_detects_fixtures(name):
-    assert READER.detect(HAIL / name)
+    assert READER.detect_path(HAIL / name)
 
 
 @pytest.mark.parametrize(
@@ -78,7 +78,7 @@ def test_detects_fixtures(name):
 def test_does_not_claim_other_formats(tmp_path, name, text):
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
-    assert READER.detect(path) is False
+    assert READER.detect_path(path) is False
 
 
 def test_detects_pretty_hail_json_with_late_keys(tmp_path):
@@ -97,10 +97,10 @@ def test_detects_pretty_hail_json_with_late_keys(tmp_path):
     }
     path = tmp_path / "big.json"
     path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
-    assert READER.detect(path)
+    assert READER.detect_path(path)
     nested = tmp_path / "nested.json"
     nested.write_text(json.dumps({"wrapper": doc}, indent=2), encoding="utf-8")
-    assert READER.detect(nested) is False
+    assert READER.detect_path(nested) is False
 
 
 # -- every event and block type ------------------------------------------------------
@@ -444,7 +444,7 @@ def test_samples_are_detected_and_read(samples):
     files = sorted(p for p in (samples / "hail").iterdir() if p.is_file())
     assert files
     for path in files:
-        assert READER.detect(path), path.name
+        assert READER.detect_path(path), path.name
         problems = Problems()
         session = read_one(path, problems)
         assert problems.items == [], path.name
@@ -486,7 +486,7 @@ def test_other_sample_formats_are_not_claimed(samples):
         for path in sorted(folder.rglob("*")):
             if path.is_file():
                 checked += 1
-                assert READER.detect(path) is False, path
+                assert READER.detect_path(path) is False, path
     assert checked > 0
 
 
@@ -497,7 +497,7 @@ def test_example_archive_session_reads_cleanly():
     files = sorted(EXAMPLE.glob("*.hail.jsonl"))
     assert len(files) == 1
     path = files[0]
-    assert READER.detect(path)
+    assert READER.detect_path(path)
     problems = Problems()
     session = read_one(path, problems)
     assert problems.items == []

@@ -44,21 +44,21 @@ def test_reader_flags_and_registry() -> None:
 
 def test_detects_the_tree_the_db_and_exports(fixtures: Path, tmp_path: Path) -> None:
     storage = fixtures / "opencode" / "storage"
-    assert READER.detect(storage)
-    assert not READER.detect(storage / "session")
-    assert not READER.detect(storage / "part" / "msg_p1")
-    assert not READER.detect(storage / "session" / "proj_abc" / "ses_parent01.json")
-    assert READER.detect(fixtures / "opencode" / "export.json")
-    assert READER.detect(make_db(tmp_path, fixtures))
+    assert READER.detect_path(storage)
+    assert not READER.detect_path(storage / "session")
+    assert not READER.detect_path(storage / "part" / "msg_p1")
+    assert not READER.detect_path(storage / "session" / "proj_abc" / "ses_parent01.json")
+    assert READER.detect_path(fixtures / "opencode" / "export.json")
+    assert READER.detect_path(make_db(tmp_path, fixtures))
     # a SQLite file without OpenCode's tables, and a plain folder with the same names
     other = tmp_path / "other.db"
     sqlite3.connect(other).execute("CREATE TABLE session (id TEXT)").connection.close()
-    assert not READER.detect(other)
+    assert not READER.detect_path(other)
     fake = tmp_path / "fake"
     (fake / "session").mkdir(parents=True)
     (fake / "message").mkdir()
     (fake / "session" / "notes.json").write_text('{"id": 1, "colour": "blue"}')
-    assert not READER.detect(fake)
+    assert not READER.detect_path(fake)
 
 
 def test_discovery_claims_the_tree_once_with_every_file(fixtures: Path) -> None:
@@ -189,7 +189,7 @@ def test_tree_messages_without_a_session_file(tmp_path: Path) -> None:
     )
     (storage / "part" / "msg_1").mkdir(parents=True)
     (storage / "part" / "msg_1" / "prt_1.json").write_text(json.dumps({"id": "prt_1", "type": "text", "text": "hello"}))
-    assert READER.detect(storage)  # by name: opencode/storage
+    assert READER.detect_path(storage)  # by name: opencode/storage
     problems = Problems()
     [s] = READER.read(storage, problems)
     assert s.id == "opencode-ses_lost" and s.events[0].text == "hello"
@@ -380,7 +380,7 @@ def test_samples_of_other_formats_are_not_claimed(samples: Path, other: str) -> 
     if not base.is_dir():
         pytest.skip(f"no {other} samples")
     for path in [base, *sorted(base.rglob("*"))]:
-        assert not READER.detect(path), path
+        assert not READER.detect_path(path), path
 
 
 def test_example_session_reads_cleanly() -> None:

@@ -35,12 +35,12 @@ def test_reader_flags() -> None:
 
 
 def test_detects_project_dirs_and_session_files(fixtures: Path) -> None:
-    assert READER.detect(project(fixtures))
-    assert READER.detect(project(fixtures, "-home-bob-scratch-"))  # no metadata: sage-shaped lines
-    assert READER.detect(fixtures / "sage" / "sessions" / "refactor_notes.json")
-    assert not READER.detect(fixtures / "sage")
-    assert not READER.detect(fixtures / "sage" / "projects")
-    assert not READER.detect(project(fixtures) / "metadata.json")
+    assert READER.detect_path(project(fixtures))
+    assert READER.detect_path(project(fixtures, "-home-bob-scratch-"))  # no metadata: sage-shaped lines
+    assert READER.detect_path(fixtures / "sage" / "sessions" / "refactor_notes.json")
+    assert not READER.detect_path(fixtures / "sage")
+    assert not READER.detect_path(fixtures / "sage" / "projects")
+    assert not READER.detect_path(project(fixtures) / "metadata.json")
 
 
 def test_companions(fixtures: Path) -> None:
@@ -77,24 +77,24 @@ def test_does_not_claim_claude_code_folders(tmp_path: Path) -> None:
         "timestamp": "2026-01-11T22:00:00.000Z",
     }
     (cc / "96d90d15-4805-4899-889c-7a16bfc522ff.jsonl").write_text(json.dumps(line) + "\n")
-    assert not READER.detect(cc)
+    assert not READER.detect_path(cc)
     # even under the name sage uses, Claude Code lines are not sage lines
     (cc / "conversation.jsonl").write_text(json.dumps(line) + "\n")
-    assert not READER.detect(cc)
-    assert not READER.detect(cc / "conversation.jsonl")
+    assert not READER.detect_path(cc)
+    assert not READER.detect_path(cc / "conversation.jsonl")
     # an empty folder, or metadata without project_dir, is not a project
     other = tmp_path / "other"
     other.mkdir()
-    assert not READER.detect(other)
+    assert not READER.detect_path(other)
     (other / "metadata.json").write_text('{"name": "x"}')
     (other / "conversation.jsonl").write_text("")
-    assert not READER.detect(other)
+    assert not READER.detect_path(other)
 
 
 def test_not_claimed_in_samples(samples: Path) -> None:
-    assert not READER.detect(samples)
+    assert not READER.detect_path(samples)
     for path in sorted(samples.rglob("*")):
-        assert not READER.detect(path), path
+        assert not READER.detect_path(path), path
 
 
 # ---------------------------------------------------------------------------
@@ -192,7 +192,7 @@ def test_cleared_project_keeps_history(tmp_path: Path) -> None:
     (folder / "history" / "20260301-100000.jsonl").write_text(
         json.dumps({"role": "user", "content": "deploy?", "timestamp": "2026-03-01T09:59:00+0000"}) + "\n"
     )
-    assert READER.detect(folder)
+    assert READER.detect_path(folder)
     problems = Problems()
     [s] = read(folder, problems)
     assert not problems.items
@@ -201,7 +201,7 @@ def test_cleared_project_keeps_history(tmp_path: Path) -> None:
 
 def test_loose_history_file_keeps_its_id(fixtures: Path, tmp_path: Path) -> None:
     archive = project(fixtures) / "history" / "20260110-120000.jsonl"
-    assert READER.detect(archive)
+    assert READER.detect_path(archive)
     [s] = read(archive, Problems())
     assert s.id == make_session_id("sage", f"{WIDGET}/history/20260110-120000")
     assert len(s.events) == 3
@@ -222,7 +222,7 @@ def test_wrong_types_in_lines(tmp_path: Path) -> None:
         {"content": "no role"},
     ]
     (folder / "conversation.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines) + "[1, 2]\n")
-    assert READER.detect(folder)
+    assert READER.detect_path(folder)
     problems = Problems()
     [s] = read(folder, problems)
     messages = [p.message for p in problems.items]
@@ -267,10 +267,10 @@ def test_session_file_detection_is_specific(tmp_path: Path) -> None:
     gemini.write_text(
         json.dumps({"sessionId": "s", "projectHash": "h", "messages": [{"type": "user", "content": "hi"}]})
     )
-    assert not READER.detect(gemini)
+    assert not READER.detect_path(gemini)
     cursor = tmp_path / "composer.json"
     cursor.write_text(json.dumps({"composerId": "c", "name": "x", "fullConversationHeadersOnly": []}))
-    assert not READER.detect(cursor)
+    assert not READER.detect_path(cursor)
     big = tmp_path / "big.json"
     big.write_text(
         json.dumps(
@@ -283,7 +283,7 @@ def test_session_file_detection_is_specific(tmp_path: Path) -> None:
             }
         )
     )
-    assert READER.detect(big)
+    assert READER.detect_path(big)
 
 
 # ---------------------------------------------------------------------------
@@ -292,7 +292,7 @@ def test_session_file_detection_is_specific(tmp_path: Path) -> None:
 
 def test_example_archive() -> None:
     folder = REPO / "example-archive" / "sage" / "-home-dev-notes-"
-    assert READER.detect(folder)
+    assert READER.detect_path(folder)
     problems = Problems()
     sessions = read(folder, problems)
     assert not problems.items, problems.items

@@ -15,9 +15,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from sitegen.model import Problems
-from sitegen.readers.base import Reader, iter_jsonl, load_json, parse_time, sniff
+from sitegen.readers.base import Reader, Sniff, iter_jsonl, load_json, parse_time, sniff
 
-__all__ = ["Problems", "Reader", "registry", "discover", "Claim", "iter_jsonl", "load_json", "parse_time", "sniff"]
+__all__ = ["Problems", "Reader", "Sniff", "registry", "discover", "Claim", "iter_jsonl", "load_json", "parse_time", "sniff"]
 
 # Order matters only when two readers could claim the same path: most specific first.
 READER_MODULES = (
@@ -79,8 +79,7 @@ class DiscoveryResult:
 
 
 def _companions(reader: Reader, path: Path) -> tuple[Path, ...]:
-    fn = getattr(reader, "companions", None)
-    return tuple(fn(path)) if fn else ()
+    return tuple(reader.companions(path))
 
 
 def discover(
@@ -128,7 +127,8 @@ def discover(
         dirnames[:] = sorted(
             d for d in dirnames if d not in _SKIP_DIRS and not d.startswith(".") and not keep.excludes(here / d)
         )
-        claimed = next((r for r in dir_readers if r.detect(here)), None)
+        folder = Sniff(here)
+        claimed = next((r for r in dir_readers if r.detect(folder)), None)
         if claimed is not None and not keep.allows(here):
             consumed.update(_companions(claimed, here))  # a filtered-out folder source: its files are not offered alone
         elif claimed is not None:
@@ -199,11 +199,12 @@ def _offer_file(
 ) -> None:
     if not path.is_file():
         return
+    sniffed = Sniff(path)
     for reader in readers:
-        if reader.claims_directories and not getattr(reader, "claims_files", False):
+        if reader.claims_directories and not reader.claims_files:
             continue
         try:
-            hit = reader.detect(path)
+            hit = reader.detect(sniffed)
         except Exception as exc:  # a detect bug must not stop discovery
             problems.add(path, None, f"{reader.name} detect failed: {exc}", "discover")
             hit = False

@@ -15,20 +15,21 @@ from typing import Any
 
 from sitegen.interchange.exports import is_sessite_aics, read_aics_session
 from sitegen.model import Block, Event, GitRefs, Kind, Problems, Session, SourceRef, ToolCategory, make_session_id
-from sitegen.readers.base import as_text, load_json, parse_time, sniff
+from sitegen.readers.base import Reader, Sniff, as_text, load_json, parse_time
 
 SUPPORTED_VERSIONS = {"1.0", "1.0.0"}
 _ROLE_KIND = {"user": Kind.USER, "assistant": Kind.ASSISTANT, "system": Kind.SYSTEM}
 
 
-class AicsReader:
+class AicsReader(Reader):
     name = "aics"
     claims_directories = False
 
-    def detect(self, path: Path) -> bool:
+    def detect(self, sniffed: Sniff) -> bool:
+        path = sniffed.path
         if path.suffix.lower() != ".json":
             return False
-        head = sniff(path, 4096)
+        head = sniffed.text(4096)
         if path.name.endswith(".aics.json") and head.lstrip().startswith("{"):
             return True
         compact = "".join(head.split())

@@ -24,7 +24,7 @@ from urllib.parse import unquote, urlsplit
 
 from sitegen.model import Block, Event, Kind, Problems, Session, SourceRef, ToolCategory, Usage, make_session_id
 from sitegen.readers._util import Ids, maybe_json, obj, opt_int, project_of, text_of, to_int, unified_diff
-from sitegen.readers.base import as_text, load_json, parse_time, sniff
+from sitegen.readers.base import Reader, Sniff, as_text, load_json, parse_time
 
 NAME = "amp"
 AGENT = "amp"
@@ -52,14 +52,15 @@ _MESSAGE_KEYS = {"role", "messageId", "content", "state", "usage", "meta"}
 _THREAD_KEYS = {"v", "id", "created", "title", "messages", "env"}
 
 
-class AmpReader:
+class AmpReader(Reader):
     name = NAME
     claims_directories = False
 
-    def detect(self, path: Path) -> bool:
+    def detect(self, sniffed: Sniff) -> bool:
+        path = sniffed.path
         if path.suffix.lower() != ".json":
             return False
-        head = sniff(path, 8192)
+        head = sniffed.text(8192)
         compact = "".join(head.split())
         if not compact.startswith("{"):
             return False

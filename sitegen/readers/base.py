@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from sitegen.model import Problems, Session
 
@@ -19,22 +19,107 @@ from sitegen.model import Problems, Session
 SNIFF_BYTES = 64 * 1024
 
 
-class Reader(Protocol):
-    """One per format. Stateless: path in, sessions out."""
+class Sniff:
+    """A path and the first bytes of its file, read at most once however many readers ask.
 
-    name: str  # short format name, also used in session ids
-    claims_directories: bool  # True when the format is a folder (sage project, ...)
-    # Optional: ``claims_files = True`` on a directory reader that also reads single
-    # files; ``companions(path) -> list[Path]`` names the other files a read consumes
-    # (sub-agent logs, a project's history) so discovery does not offer them again.
+    Discovery makes one per path and hands it to every reader's ``detect``, so a file
+    is opened once, not once per format.
+    """
 
-    def detect(self, path: Path) -> bool:
+    __slots__ = ("path", "_raw", "_texts", "_is_dir")
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._raw: bytes | None = None
+        self._texts: dict[int, str] = {}
+        self._is_dir: bool | None = None
+
+    @property
+    def is_dir(self) -> bool:
+        if self._is_dir is None:
+            self._is_dir = self.path.is_dir()
+        return self._is_dir
+
+    def raw(self) -> bytes:
+        """The first ``SNIFF_BYTES`` of the file (empty for a folder or an unreadable file)."""
+        if self._raw is None:
+            self._raw = b""
+            if not self.is_dir:
+                try:
+                    with open(self.path, "rb") as fh:
+                        self._raw = fh.read(SNIFF_BYTES)
+                except OSError:
+                    pass
+        return self._raw
+
+    def text(self, size: int = SNIFF_BYTES) -> str:
+        """The first ``size`` bytes as text (BOM stripped, errors replaced)."""
+        if size not in self._texts:
+            self._texts[size] = decode_bytes(self.raw()[:size])[0]
+        return self._texts[size]
+
+    def object_line(self, size: int = SNIFF_BYTES) -> tuple[str, str, dict[str, Any] | None] | None:
+        """None unless the file starts with ``{``; else the sniffed head, its first line, and
+        that line as an object (None when it does not parse: a pretty-printed document, or a
+        line longer than the sniff)."""
+        head = self.text(size).lstrip()
+        if not head.startswith("{"):
+            return None
+        first = head.split("\n", 1)[0].strip()
+        try:
+            obj = json.loads(first)
+        except ValueError:
+            obj = None
+        return head, first, obj if isinstance(obj, dict) else None
+
+    def json_lines(self, count: int = 20) -> Iterator[dict[str, Any]]:
+        """The first few parseable JSON object lines (a line cut by the sniff is left out)."""
+        text = self.text()
+        lines = text.split("\n")
+        if len(text) >= SNIFF_BYTES:
+            lines = lines[:-1]  # the last one is probably cut
+        seen = 0
+        for line in lines:
+            line = line.strip()
+            if not line:
+                continue
+            seen += 1
+            if seen > count:
+                return
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(obj, dict):
+                yield obj
+
+
+class Reader:
+    """One per format. Stateless: path in, sessions out.
+
+    Subclasses set ``name`` and implement ``detect`` and ``read``; the rest are defaults.
+    """
+
+    name: str = ""  # short format name, also used in session ids
+    claims_directories: bool = False  # the format is a folder (sage project, Cline task, ...)
+    claims_files: bool = False  # a folder reader that also reads single files
+
+    def detect(self, sniff: Sniff) -> bool:
         """Cheap sniff: name pattern plus the first record(s); never the whole file."""
-        ...
+        raise NotImplementedError
+
+    def detect_path(self, path: Path) -> bool:
+        """``detect`` for one path, outside discovery."""
+        return self.detect(Sniff(path))
 
     def read(self, path: Path, problems: Problems) -> Iterator[Session]:
         """Yield every session in ``path``; report bad input to ``problems``."""
-        ...
+        raise NotImplementedError
+
+    def companions(self, path: Path) -> list[Path]:
+        """The other files a read of ``path`` consumes (sub-agent logs, a project's history),
+        so discovery does not offer them again."""
+        return []
 
 
 def sniff(path: Path, size: int = SNIFF_BYTES) -> str:
@@ -46,20 +131,6 @@ def sniff(path: Path, size: int = SNIFF_BYTES) -> str:
         return ""
     return decode_bytes(head)[0]
 
-
-def sniff_object_line(path: Path, size: int = SNIFF_BYTES) -> tuple[str, str, dict[str, Any] | None] | None:
-    """For ``detect``: None unless the file starts with ``{``; else the sniffed head, its
-    first line, and that line as an object (None when it does not parse: a pretty-printed
-    document, or a line longer than the sniff)."""
-    head = sniff(path, size).lstrip()
-    if not head.startswith("{"):
-        return None
-    first = head.split("\n", 1)[0].strip()
-    try:
-        obj = json.loads(first)
-    except ValueError:
-        obj = None
-    return head, first, obj if isinstance(obj, dict) else None
 
 
 def decode_bytes(data: bytes) -> tuple[str, bool]:
@@ -76,27 +147,6 @@ def decode_bytes(data: bytes) -> tuple[str, bool]:
     except UnicodeDecodeError:
         return data.decode("utf-8", errors="replace"), True
 
-
-def first_json_lines(path: Path, count: int = 20) -> Iterator[dict[str, Any]]:
-    """The first few parseable JSON object lines of a file, for detect()."""
-    text = sniff(path)
-    lines = text.split("\n")
-    if len(text) >= SNIFF_BYTES:
-        lines = lines[:-1]  # the last one is probably cut
-    seen = 0
-    for line in lines:
-        line = line.strip()
-        if not line:
-            continue
-        seen += 1
-        if seen > count:
-            return
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(obj, dict):
-            yield obj
 
 
 def iter_jsonl(path: Path, problems: Problems) -> Iterator[tuple[int, dict[str, Any]]]:

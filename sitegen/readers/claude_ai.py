@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.model import Block, Event, Kind, Problems, Session, SourceRef, ToolCategory, make_session_id
-from sitegen.readers.base import as_text, iter_json_array, parse_time, sniff
+from sitegen.readers.base import Reader, Sniff, as_text, iter_json_array, parse_time
 
 _SENDER_KIND = {"human": Kind.USER, "user": Kind.USER, "assistant": Kind.ASSISTANT}
 _ROOT_PARENT = "00000000-0000-4000-8000-000000000000"
@@ -50,14 +50,15 @@ _TOOL_USE_KEYS = {"type", "id", "name", "input", "start_timestamp"}
 _TOOL_RESULT_KEYS = {"type", "tool_use_id", "name", "content", "is_error", "start_timestamp"}
 
 
-class ClaudeAiReader:
+class ClaudeAiReader(Reader):
     name = "claude_ai"
     claims_directories = False
 
-    def detect(self, path: Path) -> bool:
+    def detect(self, sniffed: Sniff) -> bool:
+        path = sniffed.path
         if path.suffix.lower() != ".json":
             return False
-        head = sniff(path)
+        head = sniffed.text()
         stripped = head.lstrip()
         if not stripped.startswith("["):
             return False

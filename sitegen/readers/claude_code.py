@@ -45,7 +45,7 @@ from sitegen.readers._util import shorten as _shorten
 from sitegen.readers._util import text_of as _str
 from sitegen.readers._util import to_int as _int
 from sitegen.readers._util import unified_diff as _diff
-from sitegen.readers.base import as_text, first_json_lines, iter_jsonl, load_json, parse_time, sniff
+from sitegen.readers.base import Reader, Sniff, as_text, iter_jsonl, load_json, parse_time
 
 NAME = "claude_code"
 AGENT = "claude-code"
@@ -148,17 +148,18 @@ _RESULT_META = (
 )
 
 
-class ClaudeCodeReader:
+class ClaudeCodeReader(Reader):
     name = NAME
     claims_directories = False
 
-    def detect(self, path: Path) -> bool:
+    def detect(self, sniffed: Sniff) -> bool:
+        path = sniffed.path
         if path.suffix.lower() != ".jsonl":
             return False
         main = _main_file_of_agent(path)
         if main is not None and main.is_file():
             return False  # read as a companion of its parent session
-        for index, obj in enumerate(first_json_lines(path, 400)):
+        for index, obj in enumerate(sniffed.json_lines(400)):
             kind = obj.get("type")
             if index == 0:
                 if kind in ("header", "session_meta"):
@@ -173,7 +174,7 @@ class ClaudeCodeReader:
                 return True
         # A record cut by the sniff window (a huge pasted prompt) is judged by its
         # opening, whose key order Claude Code keeps fixed.
-        for line in sniff(path).split("\n", 400)[:400]:
+        for line in sniffed.text().split("\n", 400)[:400]:
             head = line[:4096]
             if (
                 head.startswith('{"parentUuid":')

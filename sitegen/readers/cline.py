@@ -31,7 +31,7 @@ from typing import Any
 
 from sitegen.model import Block, Event, Kind, Problems, Session, SourceRef, ToolCategory, Usage, make_session_id
 from sitegen.readers._util import Ids, maybe_json, obj, project_of, text_of, to_int, unified_diff
-from sitegen.readers.base import as_text, iter_json_array, load_json, parse_time
+from sitegen.readers.base import Reader, Sniff, as_text, iter_json_array, load_json, parse_time
 
 NAME = "cline"
 AGENT = "cline"
@@ -95,12 +95,13 @@ _NOTICES = (
 )
 
 
-class ClineReader:
+class ClineReader(Reader):
     name = NAME
     claims_directories = True
 
-    def detect(self, path: Path) -> bool:
-        if not path.is_dir():
+    def detect(self, sniffed: Sniff) -> bool:
+        path = sniffed.path
+        if not sniffed.is_dir:
             return False
         has_api = (path / API_HISTORY).is_file()
         has_ui = (path / UI_MESSAGES).is_file()

@@ -60,7 +60,7 @@ from sitegen.readers._util import project_of as _project
 from sitegen.readers._util import shorten as _shorten
 from sitegen.readers._util import text_of as _str
 from sitegen.readers._util import to_int as _int
-from sitegen.readers.base import as_text, first_json_lines, iter_jsonl, parse_time, sniff_object_line
+from sitegen.readers.base import Reader, Sniff, as_text, iter_jsonl, parse_time
 
 NAME = "codex"
 AGENT = "codex"
@@ -165,17 +165,18 @@ _OUTPUT_HEADER = re.compile(
 _PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+?)\s*$")
 
 
-class CodexReader:
+class CodexReader(Reader):
     name = NAME
     claims_directories = False
 
-    def detect(self, path: Path) -> bool:
+    def detect(self, sniffed: Sniff) -> bool:
+        path = sniffed.path
         if path.suffix.lower() != ".jsonl" and not path.name.startswith("rollout-"):
             return False
-        sniffed = sniff_object_line(path)
-        if sniffed is None:
+        line = sniffed.object_line()
+        if line is None:
             return False
-        _, first, obj = sniffed
+        _, first, obj = line
         if obj is None:
             # A first line longer than the sniff (long instructions): judged by its opening.
             return bool(_META_HEAD.match(first))
@@ -185,7 +186,7 @@ class CodexReader:
             return False
         if path.name.startswith("rollout-"):
             return True
-        for index, rec in enumerate(first_json_lines(path, 6)):
+        for index, rec in enumerate(sniffed.json_lines(6)):
             if index == 0:
                 continue
             if rec.get("record_type") == "state" or _is_bare_item(rec):

@@ -54,7 +54,7 @@ from sitegen.readers._util import (
     unified_diff,
     wal_note,
 )
-from sitegen.readers.base import as_text, load_json, parse_time, sniff
+from sitegen.readers.base import Reader, Sniff, as_text, load_json, parse_time, sniff
 
 NAME = "cursor"
 AGENT = "cursor"
@@ -105,14 +105,15 @@ _PATH_ARGS = (
 )
 
 
-class CursorReader:
+class CursorReader(Reader):
     name = NAME
     claims_directories = False
 
-    def detect(self, path: Path) -> bool:
+    def detect(self, sniffed: Sniff) -> bool:
+        path = sniffed.path
         suffix = path.suffix.lower()
         if suffix == ".json":
-            return _json_kind(path) is not None
+            return _json_kind(path, sniffed.text(4096)) is not None
         if path.name == DB_NAME:
             return is_sqlite(path)
         if not is_sqlite(path):
@@ -151,9 +152,10 @@ READER = CursorReader()
 # --------------------------------------------------------------------------- JSON dumps
 
 
-def _json_kind(path: Path) -> str | None:
-    """'composer' for one composerData object, 'dump' for a key/value dump, else None."""
-    head = sniff(path, 4096)
+def _json_kind(path: Path, head: str | None = None) -> str | None:
+    """'composer' for one composerData object, 'dump' for a key/value dump, else None
+    (``head``: the file's first 4 KiB when the caller has them)."""
+    head = sniff(path, 4096) if head is None else head
     compact = "".join(head.split())
     if compact.startswith(('{"composerData:', '{"bubbleId:')):
         return "dump"

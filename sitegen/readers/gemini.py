@@ -33,7 +33,7 @@ from sitegen.readers._util import Ids
 from sitegen.readers._util import shorten as _shorten
 from sitegen.readers._util import text_of as _str
 from sitegen.readers._util import to_int as _int
-from sitegen.readers.base import as_text, iter_jsonl, load_json, parse_time, sniff_object_line
+from sitegen.readers.base import Reader, Sniff, as_text, iter_jsonl, load_json, parse_time
 
 NAME = "gemini"
 AGENT = "gemini-cli"
@@ -64,17 +64,18 @@ _OK_STATUS = {"success", "completed", None, ""}
 _EXIT_CODE = re.compile(r"Exit Code: (-?\d+)")
 
 
-class GeminiReader:
+class GeminiReader(Reader):
     name = NAME
     claims_directories = False
 
-    def detect(self, path: Path) -> bool:
+    def detect(self, sniffed: Sniff) -> bool:
+        path = sniffed.path
         if path.suffix.lower() not in (".json", ".jsonl"):
             return False
-        sniffed = sniff_object_line(path)
-        if sniffed is None:
+        line = sniffed.object_line()
+        if line is None:
             return False
-        head, _, obj = sniffed
+        head, _, obj = line
         if obj is not None:
             return _is_document(obj) or _is_header(obj)
         # Pretty-printed, or one long line cut by the sniff: judge its top-level keys.

@@ -35,7 +35,7 @@ from sitegen.model import (
     make_session_id,
 )
 from sitegen.readers._util import text_of as _str
-from sitegen.readers.base import as_text, iter_jsonl, load_json, parse_time, sniff, sniff_object_line
+from sitegen.readers.base import Reader, Sniff, as_text, iter_jsonl, load_json, parse_time, sniff
 
 _MESSAGE_KINDS = {
     "UserMessage": Kind.USER,
@@ -128,15 +128,15 @@ _EXIT_CODE = re.compile(r"^Process exited with code (-?\d+)\s*$", re.MULTILINE)
 _PATCH_START = re.compile(r"^(\*\*\* Begin Patch|diff --git |--- \S|Index: \S)", re.MULTILINE)
 
 
-class HailReader:
+class HailReader(Reader):
     name = "hail"
     claims_directories = False
 
-    def detect(self, path: Path) -> bool:
-        sniffed = sniff_object_line(path, _DETECT_BYTES)
-        if sniffed is None:
+    def detect(self, sniffed: Sniff) -> bool:
+        line = sniffed.object_line(_DETECT_BYTES)
+        if line is None:
             return False
-        head, first, obj = sniffed
+        head, first, obj = line
         if obj is not None:
             return _is_hail_record(obj) or _is_hail_document(obj)
         # Either a pretty-printed HAIL JSON document or a header line longer than the sniff.

@@ -60,7 +60,7 @@ from sitegen.readers._util import (
     unified_diff,
     wal_note,
 )
-from sitegen.readers.base import as_text, load_json, parse_time, sniff
+from sitegen.readers.base import Reader, Sniff, as_text, load_json, parse_time, sniff
 
 NAME = "opencode"
 AGENT = "opencode"
@@ -93,18 +93,19 @@ _SKIP_PARTS = {
 }
 
 
-class OpenCodeReader:
+class OpenCodeReader(Reader):
     name = NAME
     claims_directories = True
     claims_files = True  # opencode.db and export files
 
-    def detect(self, path: Path) -> bool:
+    def detect(self, sniffed: Sniff) -> bool:
+        path = sniffed.path
         if path.is_dir():
             return _is_tree(path)
         if path.name == DB_NAME or path.suffix.lower() in (".db", ".sqlite", ".sqlite3"):
             return _is_db(path)
         if path.suffix.lower() == ".json":
-            return _is_export(path)
+            return _is_export(sniffed.text(4096))
         return False
 
     def companions(self, path: Path) -> list[Path]:
@@ -166,8 +167,7 @@ def _is_db(path: Path) -> bool:
     return all(t in tables for t in _TREE)
 
 
-def _is_export(path: Path) -> bool:
-    head = sniff(path, 4096)
+def _is_export(head: str) -> bool:
     compact = "".join(head.split())
     if not compact.startswith('{"info":{'):
         return False

@@ -26,7 +26,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from sitegen.model import Event, Kind, Problems, Session, SourceRef, ToolCategory, make_session_id
-from sitegen.readers.base import SNIFF_BYTES, as_text, first_json_lines, iter_jsonl, load_json, parse_time, sniff
+from sitegen.readers.base import SNIFF_BYTES, Reader, Sniff, as_text, iter_jsonl, load_json, parse_time, sniff
 
 _ROLE_KIND = {"user": Kind.USER, "assistant": Kind.ASSISTANT, "system": Kind.SYSTEM}
 _TITLE_LEN = 80
@@ -37,19 +37,20 @@ HISTORY = "history"
 _LINE_KEYS = {"uuid", "role", "content", "timestamp", "tool_calls", "model"}
 
 
-class SageReader:
+class SageReader(Reader):
     name = "sage"
     claims_directories = True
     claims_files = True  # REPL session files and loose conversation files
 
-    def detect(self, path: Path) -> bool:
+    def detect(self, sniffed: Sniff) -> bool:
+        path = sniffed.path
         if path.is_dir():
             return _is_project_dir(path)
         suffix = path.suffix.lower()
         if suffix == ".json":
-            return _is_session_file(path)
+            return _is_session_file(sniffed.text())
         if suffix == ".jsonl" and (path.name == CONVERSATION or path.parent.name == HISTORY):
-            return _looks_like_sage_lines(path)
+            return _looks_like_sage_lines(sniffed)
         return False
 
     def companions(self, path: Path) -> list[Path]:
@@ -108,7 +109,7 @@ def _is_project_dir(path: Path) -> bool:
             # After a clear, only the metadata and the archives are left.
             return has_conversation or bool(_history_files(path))
     if has_conversation:
-        return _looks_like_sage_lines(conversation)
+        return _looks_like_sage_lines(Sniff(conversation))
     return False
 
 
@@ -119,13 +120,12 @@ def _looks_sage_line(obj: dict[str, Any]) -> bool:
     return isinstance(obj.get("role"), str) and "content" in obj
 
 
-def _looks_like_sage_lines(path: Path) -> bool:
-    lines = list(first_json_lines(path, 5))
+def _looks_like_sage_lines(sniffed: Sniff) -> bool:
+    lines = list(sniffed.json_lines(5))
     return bool(lines) and all(_looks_sage_line(obj) for obj in lines)
 
 
-def _is_session_file(path: Path) -> bool:
-    head = sniff(path)
+def _is_session_file(head: str) -> bool:
     if not head.lstrip().startswith("{"):
         return False
     if len(head) < SNIFF_BYTES:
