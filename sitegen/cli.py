@@ -2,15 +2,44 @@
 
 from __future__ import annotations
 
+import json
 import sys
+import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from sitegen import __version__
+from sitegen.analyze.insights import price_table
+from sitegen.analyze.redact import Redactor
+from sitegen.analyze.refs import Forge
 from sitegen.build import build
-from sitegen.config import SiteConfig
+from sitegen.build.convert import ConvertError, convert
+from sitegen.build.github_pages import WORKFLOW_PATH, github_pages_workflow, pages_limit_warnings
+from sitegen.config import (
+    ConfigFileError,
+    SiteConfig,
+    check_base_url,
+    find_config_file,
+    load_config_file,
+    parse_exports,
+)
+from sitegen.model import Problems
+from sitegen.readers.locations import display, find, parse_agent_dirs, platform, survey
+from sitegen.serve import serve
 from sitegen.site.writer import OutputError
+
+FORGE_HELP = (
+    "Where git refs link out: github (default), gitlab, gitea, bitbucket, none, or URL patterns such as "
+    "'https://git.example.com/{repo}/-/commit/{sha}' ({issue}, {pr}, {branch}, {tag} likewise; repeatable)."
+)
+PRICES_HELP = (
+    "Price table for estimated costs (JSON or TOML: model-name prefix -> {input, output, cache_read, cache_write} "
+    "in USD per million tokens); replaces the built-in estimate; an empty table shows tokens only."
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -68,7 +97,7 @@ def main() -> None:
     multiple=True,
     callback=lambda ctx, param, value: _check_forge(value),
     metavar="PRESET|PATTERN",
-    help="Where git refs link out: github (default), gitlab, gitea, bitbucket, none, or URL patterns such as 'https://git.example.com/{repo}/-/commit/{sha}' ({issue}, {pr}, {branch}, {tag} likewise; repeatable).",
+    help=FORGE_HELP,
 )
 @click.option("--clean", is_flag=True, help="Ignore the incremental-build cache: render everything again.")
 @click.option(
@@ -84,7 +113,7 @@ def main() -> None:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     callback=lambda ctx, param, value: _load_prices(value),
     metavar="FILE",
-    help="Price table for estimated costs (JSON or TOML: model-name prefix -> {input, output, cache_read, cache_write} in USD per million tokens); replaces the built-in estimate; an empty table shows tokens only.",
+    help=PRICES_HELP,
 )
 @click.option(
     "--config",
@@ -159,8 +188,6 @@ def build_command(
         kinds = ", ".join(f"{kind} {n}" for kind, n in report.redactions.most_common())
         click.echo(f"redacted: {kinds}")
     if report.published:
-        from sitegen.build.github_pages import pages_limit_warnings
-
         for warning in pages_limit_warnings(report.output):
             click.echo(f"warning: {warning}", err=True)
     if not report.published:
@@ -210,7 +237,7 @@ def build_command(
     multiple=True,
     callback=lambda ctx, param, value: _check_forge(value),
     metavar="PRESET|PATTERN",
-    help="Where git refs link out: github (default), gitlab, gitea, bitbucket, none, or URL patterns such as 'https://git.example.com/{repo}/-/commit/{sha}' ({issue}, {pr}, {branch}, {tag} likewise; repeatable).",
+    help=FORGE_HELP,
 )
 @click.option(
     "--prices",
@@ -218,7 +245,7 @@ def build_command(
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     callback=lambda ctx, param, value: _load_prices(value),
     metavar="FILE",
-    help="Price table for estimated costs (JSON or TOML: model-name prefix -> {input, output, cache_read, cache_write} in USD per million tokens); replaces the built-in estimate; an empty table shows tokens only.",
+    help=PRICES_HELP,
 )
 @click.option(
     "--config",
@@ -249,7 +276,6 @@ def serve_command(
     exports: str | None = None,
 ) -> None:
     """Build ARCHIVE, serve it on localhost, and rebuild and reload on every change."""
-    from sitegen.serve import serve
 
     config = SiteConfig(
         archive=archive,
@@ -274,17 +300,12 @@ def serve_command(
 def _load_prices(path: Path | None) -> dict | None:
     if path is None:
         return None
-    from sitegen.analyze.insights import price_table
 
     try:
         if path.suffix.lower() == ".toml":
-            import tomllib
-
             data = tomllib.loads(path.read_text("utf-8"))
             data = data.get("prices", data)
         else:
-            import json
-
             data = json.loads(path.read_text("utf-8"))
         price_table(data)
     except (OSError, UnicodeDecodeError, ValueError) as exc:  # JSON and TOML decode errors are ValueErrors
@@ -293,7 +314,6 @@ def _load_prices(path: Path | None) -> dict | None:
 
 
 def _check_forge(values: tuple[str, ...]) -> tuple[str, ...]:
-    from sitegen.analyze.refs import Forge
 
     errors = Forge.from_config(values).errors
     if errors:
@@ -302,7 +322,6 @@ def _check_forge(values: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _find_locations(agent_dirs: tuple[str, ...]):
-    from sitegen.readers.locations import find, parse_agent_dirs
 
     try:
         overrides = parse_agent_dirs(agent_dirs)
@@ -326,10 +345,6 @@ def discover_command(agent_dirs: tuple[str, ...], as_json: bool, verbose: bool) 
 
     The home folder can be overridden with the SESSITE_HOME environment variable.
     """
-    import json
-
-    from sitegen.model import Problems
-    from sitegen.readers.locations import display, platform, survey
 
     home = platform().home
     problems = Problems(home)
@@ -360,7 +375,8 @@ def discover_command(agent_dirs: tuple[str, ...], as_json: bool, verbose: bool) 
             )
         total = sum(f.sessions for f in found)
         click.echo(
-            f"{total} session{'s' if total != 1 else ''} in {len(found)} folder{'s' if len(found) != 1 else ''}; build them with: sessite build --discover -o site"
+            f"{total} session{'s' if total != 1 else ''} in {len(found)} folder{'s' if len(found) != 1 else ''}; "
+            "build them with: sessite build --discover -o site"
         )
     if verbose:
         for problem in problems.items:
@@ -372,11 +388,6 @@ def _with_config_file(
 ) -> SiteConfig:
     """``config`` with the settings of sessite.toml (``--config``, else the archive's) for
     every option not given on the command line; checks --base-url and --exports too."""
-    from dataclasses import replace
-
-    from click.core import ParameterSource
-
-    from sitegen.config import ConfigFileError, check_base_url, find_config_file, load_config_file, parse_exports
 
     ctx = click.get_current_context()
     given = {
@@ -412,7 +423,8 @@ def _with_config_file(
     "--output",
     required=True,
     metavar="OUTPUT",
-    help="A folder (one file per session), a file ending in the format's suffix (.aics.json, .hail.jsonl, .md), or - for standard output.",
+    help="A folder (one file per session), a file ending in the format's suffix (.aics.json, .hail.jsonl, .md), "
+    "or - for standard output.",
 )
 @click.option("--no-redact", is_flag=True, help="Keep secrets as they are (redaction is on by default, as in a build).")
 @click.option(
@@ -426,15 +438,13 @@ def _with_config_file(
 def convert_command(
     source: Path, fmt: str, output: str, no_redact: bool, config_file: Path | None, quiet: bool
 ) -> None:
-    """Convert INPUT (a session file or folder in any format sessite reads, or a .gz of one file such as a site's download) to AICS, HAIL or Markdown.
+    """Convert INPUT (a session file or folder in any format sessite reads, or a .gz of one file
+    such as a site's download) to AICS, HAIL or Markdown.
 
     A folder OUTPUT gets one file per session; a file OUTPUT holds every session
     (AICS) or the only one (HAIL, Markdown). Reading an AICS or HAIL file sessite
     wrote gives back the same session (see the README's "Round trips").
     """
-    from sitegen.analyze.redact import Redactor
-    from sitegen.build.convert import ConvertError, convert
-    from sitegen.config import ConfigFileError, find_config_file, load_config_file
 
     try:
         path = config_file or find_config_file(source)
@@ -495,7 +505,6 @@ def convert_command(
 @click.option("--force", is_flag=True, help="Overwrite an existing workflow file.")
 def init_command(github_pages: bool, archive: str, output: str, branch: str, install: str | None, force: bool) -> None:
     """Set up publishing in the current folder (a git repository holding the archive)."""
-    from sitegen.build.github_pages import WORKFLOW_PATH, github_pages_workflow
 
     if not github_pages:
         raise click.UsageError("say what to set up: sessite init --github-pages")
@@ -521,7 +530,6 @@ def init_command(github_pages: bool, archive: str, output: str, branch: str, ins
 def _build_with_progress(config: SiteConfig, show: bool):
     if not show:
         return build(config)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(
         TextColumn("[bold]building"),

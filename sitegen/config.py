@@ -26,6 +26,10 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
+
+from sitegen.analyze.redact import RedactionConfigError, compile_extra
+from sitegen.analyze.refs import Forge
 
 
 @dataclass(frozen=True)
@@ -57,7 +61,8 @@ class SiteConfig:
         0  # a session whose page would pass about this much HTML is split into parts (0: sitegen.parts.PART_BYTES)
     )
     prices: dict | None = (
-        None  # model-name prefix -> {input, output, cache_read, cache_write} in USD per million tokens, for estimated costs; None: the built-in estimate (insights.DEFAULT_PRICES); {}: no costs
+        None  # model-name prefix -> {input, output, cache_read, cache_write} in USD per million tokens, for
+        # estimated costs; None: the built-in estimate (insights.DEFAULT_PRICES); {}: no costs
     )
     extra: dict = field(default_factory=dict)
 
@@ -106,14 +111,14 @@ def parse_exports(value: Any, where: str = "--exports") -> tuple[str, ...]:
     unknown = [v for v in items if v not in EXPORT_FORMATS]
     if unknown or "none" in items:
         raise ConfigFileError(
-            f"{where}: unknown export format {', '.join(unknown or ['none'])!s} (choose from {', '.join(EXPORT_FORMATS)}, or none)"
+            f"{where}: unknown export format {', '.join(unknown or ['none'])!s} "
+            f"(choose from {', '.join(EXPORT_FORMATS)}, or none)"
         )
     return tuple(f for f in EXPORT_FORMATS if f in items)
 
 
 def check_base_url(value: str, where: str = "--base-url") -> str:
     """An absolute http(s) URL, normalized to end with one slash (or "" for none)."""
-    from urllib.parse import urlsplit
 
     value = value.strip()
     if not value:
@@ -167,8 +172,6 @@ def settings_from_dict(data: dict[str, Any], source: str = CONFIG_NAME) -> dict[
             raise fail("redact")
         out["redact"] = data["redact"]
     if "redact_patterns" in data:
-        from sitegen.analyze.redact import RedactionConfigError, compile_extra
-
         entries = data["redact_patterns"]
         if not isinstance(entries, list):
             raise fail("redact_patterns")
@@ -197,7 +200,6 @@ def settings_from_dict(data: dict[str, Any], source: str = CONFIG_NAME) -> dict[
             out[key] = strings(key)
     if "forge_url" in data:
         forge = strings("forge_url")
-        from sitegen.analyze.refs import Forge
 
         errors = Forge.from_config(forge).errors
         if errors:

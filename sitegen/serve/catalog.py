@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -18,11 +19,13 @@ from typing import Any
 
 from sitegen.analyze.redact import Redactor
 from sitegen.analyze.session import SessionSummary
+from sitegen.build.pipeline import cached_items
 from sitegen.build.report import CatalogEntry
 from sitegen.model import Event, Problems, Session, walk
 from sitegen.readers import registry
 from sitegen.readers.base import parse_time
 from sitegen.serve.rpc import Param, Registry, Tool, ToolError
+from sitegen.site.ref_pages import GitRefsIndex
 
 TEXT_LIMIT = 2000  # characters of one event's text in a response
 SEARCH_BUDGET_S = 5.0
@@ -51,8 +54,6 @@ class Catalog:
                 return self._refs
             entries = list(self._entries.values())
             cache_dir = self.cache_dir
-        from sitegen.build.pipeline import cached_items
-        from sitegen.site.ref_pages import GitRefsIndex
 
         index = GitRefsIndex(self.config)
         if cache_dir is not None:
@@ -240,7 +241,6 @@ def make_registry(catalog: Catalog) -> Registry:
         }
 
     def sessions_search(query: str, limit: int, agent: str | None, project: str | None) -> dict:
-        import time
 
         terms = _terms(query)
         if not terms:

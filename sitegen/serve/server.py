@@ -13,15 +13,20 @@ import posixpath
 import shutil
 import tempfile
 import threading
+import webbrowser
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from watchfiles import watch
+
 from sitegen.build import build
+from sitegen.build.outputs import AGGREGATES
 from sitegen.build.report import BuildReport
 from sitegen.config import SiteConfig
 from sitegen.serve.catalog import Catalog, make_registry
@@ -36,6 +41,8 @@ class PreviewState:
     """What the server knows about the latest build; shared by request threads."""
 
     def __init__(self, config: SiteConfig) -> None:
+        if config.output is None:
+            raise ValueError("the preview needs an output folder")  # serve() picks a temporary one
         self.config = config
         self.site = config.output.resolve()
         self.generation = 0
@@ -61,19 +68,15 @@ class PreviewState:
     def _build_once(self, log: Callable[[str], None], defer: frozenset[str]) -> BuildReport | None:
         self.building = True
         changed: list[str] | None = None
+        report: BuildReport | None = None
         try:
             report = build(self.config, defer=defer)
         except Exception as exc:  # noqa: BLE001 - keep serving the last good site
             self.failed = f"build failed: {type(exc).__name__}: {exc}"
             log(self.failed)
-            report = None
         else:
-            self.failed = None if report.published else "nothing could be built; the last good site is still served"
-            self.problems = [str(p) for p in report.problems]
-            if report.catalog is not None:
-                self.catalog.update(report.catalog, report.cache_dir)
+            self._took(report, log)
             changed = sorted(report.changed_urls)
-            log(report.summary_line() + (f" (updating {', '.join(report.deferred)} next)" if report.deferred else ""))
         finally:
             self.building = False
         with self.changed:
@@ -81,6 +84,15 @@ class PreviewState:
             self.last_changed = changed
             self.changed.notify_all()
         return report
+
+    def _took(self, report: BuildReport, log: Callable[[str], None]) -> None:
+        """Keep what a finished build says: its problems, its catalog, one log line."""
+        self.failed = None if report.published else "nothing could be built; the last good site is still served"
+        self.problems = [str(p) for p in report.problems]
+        if report.catalog is not None:
+            self.catalog.update(report.catalog, report.cache_dir)
+        deferred = f" (updating {', '.join(report.deferred)} next)" if report.deferred else ""
+        log(report.summary_line() + deferred)
 
     def status(self) -> dict[str, Any]:
         changed = self.last_changed
@@ -96,9 +108,8 @@ class PreviewState:
 
 def _deferrable() -> frozenset[str]:
     """Aggregates a quick first publish may leave for the follow-up build: all but the home page."""
-    from sitegen.build.pipeline import _aggregate_names
 
-    return frozenset(name for name in _aggregate_names() if name != "index")
+    return frozenset(getattr(f, "name", f.__name__) for f in AGGREGATES) - {"index"}
 
 
 class PreviewHandler(BaseHTTPRequestHandler):
@@ -176,9 +187,7 @@ class PreviewHandler(BaseHTTPRequestHandler):
             self.wfile.flush()
             while not getattr(self.server, "closing", False):
                 with self.state.changed:
-                    self.state.changed.wait_for(
-                        lambda: self.state.generation != seen or getattr(self.server, "closing", False), timeout=15
-                    )
+                    self.state.changed.wait_for(partial(self._news_since, seen), timeout=15)
                 if self.state.generation != seen:
                     seen = self.state.generation
                     self.wfile.write(f"event: reload\ndata: {json.dumps(self.state.status())}\n\n".encode())
@@ -187,6 +196,10 @@ class PreviewHandler(BaseHTTPRequestHandler):
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError, OSError):
             return
+
+    def _news_since(self, generation: int) -> bool:
+        """A build finished after ``generation``, or the server is closing."""
+        return self.state.generation != generation or getattr(self.server, "closing", False)
 
     # ---------------------------------------------------------------- POST
     def do_POST(self) -> None:  # noqa: N802
@@ -271,7 +284,6 @@ def watch_loop(
     state: PreviewState, stop: threading.Event, log: Callable[[str], None] = print, debounce_ms: int = 50
 ) -> None:
     """Rebuild whenever a watched file changes (never the output or its staging)."""
-    from watchfiles import watch
 
     site = state.site
     parent = site.parent
@@ -322,8 +334,6 @@ def serve(
         url = f"http://{host}:{server.server_address[1]}/"
         log(f"serving {config.output} at {url} (Ctrl-C to stop)")
         if open_browser:
-            import webbrowser
-
             webbrowser.open(url)
         server.serve_forever(poll_interval=0.25)
     except KeyboardInterrupt:
