@@ -41,6 +41,7 @@ the 1-minute load average at start and end, and a final JSON line for scripts.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -110,10 +111,8 @@ def tree_rss(pids: list[int]) -> int:
     """Summed resident bytes of these processes (pages shared by forked workers count once per process)."""
     total, page = 0, os.sysconf("SC_PAGE_SIZE")
     for pid in pids:
-        try:
+        with contextlib.suppress(OSError, IndexError, ValueError):
             total += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * page
-        except (OSError, IndexError, ValueError):
-            pass
     return total
 
 
@@ -368,13 +367,14 @@ def fmt(value: float | None, spec: str) -> str:
 
 def print_table(meds: dict[str, dict]) -> None:
     print(
-        f"{'median':<24} {'wall s':>8} {'cpu s':>8} {'RSS MB':>8} {'tree MB':>8} {'PSS MB':>8} {'out MB':>8} {'out/in':>7} {'files':>7}"
+        f"{'median':<24} {'wall s':>8} {'cpu s':>8} {'RSS MB':>8} {'tree MB':>8} {'PSS MB':>8} "
+        f"{'out MB':>8} {'out/in':>7} {'files':>7}"
     )
     for name, m in meds.items():
         print(
             f"{name:<24} {fmt(m['wall_s'], '.2f'):>8} {fmt(m['cpu_s'], '.2f'):>8} {fmt(m['peak_rss_mb'], '.0f'):>8} "
-            f"{fmt(m['tree_rss_mb'], '.0f'):>8} {fmt(m['tree_pss_mb'], '.0f'):>8} {fmt(m['output_mb'], '.1f'):>8} {fmt(m['output_ratio'], '.2f'):>7} "
-            f"{fmt(m['files'], '.0f'):>7}"
+            f"{fmt(m['tree_rss_mb'], '.0f'):>8} {fmt(m['tree_pss_mb'], '.0f'):>8} {fmt(m['output_mb'], '.1f'):>8} "
+            f"{fmt(m['output_ratio'], '.2f'):>7} {fmt(m['files'], '.0f'):>7}"
         )
 
 
@@ -457,7 +457,8 @@ def main() -> None:
     med = meds["sessite"]
     load_end = os.getloadavg()[0]
     print(
-        f"median: {med['wall_s']:.2f}s wall, peak RSS {med['peak_rss_mb']:.0f} MB, output {med['output_mb']:.1f} MB ({med['output_ratio']}× input)"
+        f"median: {med['wall_s']:.2f}s wall, peak RSS {med['peak_rss_mb']:.0f} MB, "
+        f"output {med['output_mb']:.1f} MB ({med['output_ratio']}× input)"
     )
     print_table(meds)
     ratios = peer_ratios(meds)

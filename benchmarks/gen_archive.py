@@ -364,7 +364,7 @@ def session_lines(vocab: Vocabulary, rng: random.Random, project: str, started: 
         parent = uid
 
     model = rng.choice(["claude-sonnet-4-5-20250929", "claude-opus-4-1-20250805"])
-    for turn in range(rng.randint(2, 6)):
+    for _turn in range(rng.randint(2, 6)):
         emit("user", {"role": "user", "content": vocab.paragraph(rng.randint(1, 3))})
         msg_id = f"msg_{rng.getrandbits(64):016x}"
         usage = {

@@ -182,7 +182,7 @@ def node_queries(site: Path, queries: list[str]) -> list[dict]:
 
 def first_query_bytes(site: Path, result: dict, pack: int, cache: dict) -> tuple[int, int]:
     """(gzipped bytes of index data, of index data + page) a first query downloads."""
-    from sitegen.search.index import fragment_url
+    from sitegen.search.item import fragment_url
 
     data = [site / "search" / "meta.js"]
     data += [site / "search" / "t" / f"{c}.js" for c in result["chunks"]]
@@ -242,8 +242,10 @@ def main() -> None:
             out = args.keep if name == "search" and args.keep else tmp / f"site-{name}"
             builds[name] = b = run_build(name.split("-")[0], archive, out, jobs)
             print(
-                f"build {name:>10} (jobs {jobs or 'auto'}): {b['wall_s']:7.1f}s wall, {b['cpu_s']:6.1f}s cpu main + {b['workers_cpu_s']:.1f}s workers, "
-                f"peak RSS {b['peak_rss_mb']} MB main, {b['workers_peak_rss_mb']} MB largest worker; search add {b['search_add_s']:.1f}s, write {b['search_write_s']:.1f}s"
+                f"build {name:>10} (jobs {jobs or 'auto'}): {b['wall_s']:7.1f}s wall, "
+                f"{b['cpu_s']:6.1f}s cpu main + {b['workers_cpu_s']:.1f}s workers, "
+                f"peak RSS {b['peak_rss_mb']} MB main, {b['workers_peak_rss_mb']} MB largest worker; "
+                f"search add {b['search_add_s']:.1f}s, write {b['search_write_s']:.1f}s"
             )
         site = args.keep or tmp / "site-search"
         n = builds["search"]["sessions"]
@@ -254,11 +256,13 @@ def main() -> None:
         meta_raw, meta_gz = meta.stat().st_size, len(gzip.compress(meta.read_bytes(), 6))
         per_k = 1000 / n
         print(
-            f"index: {t_files} term chunks, {t_raw / 1e6:.1f} MB ({t_gz / 1e6:.1f} MB gzipped) = {t_raw * per_k / 1e6:.2f} MB "
-            f"({t_gz * per_k / 1e6:.2f} MB gzipped) per 1,000 sessions; meta.js {meta_raw / 1e3:.0f} KB ({meta_gz / 1e3:.0f} KB gzipped)"
+            f"index: {t_files} term chunks, {t_raw / 1e6:.1f} MB ({t_gz / 1e6:.1f} MB gzipped) "
+            f"= {t_raw * per_k / 1e6:.2f} MB ({t_gz * per_k / 1e6:.2f} MB gzipped) per 1,000 sessions; "
+            f"meta.js {meta_raw / 1e3:.0f} KB ({meta_gz / 1e3:.0f} KB gzipped)"
         )
         print(
-            f"snippets: {f_files} files, {f_raw / 1e6:.1f} MB ({f_gz / 1e6:.1f} MB gzipped) = {f_raw * per_k / 1e6:.2f} MB per 1,000 sessions"
+            f"snippets: {f_files} files, {f_raw / 1e6:.1f} MB ({f_gz / 1e6:.1f} MB gzipped) "
+            f"= {f_raw * per_k / 1e6:.2f} MB per 1,000 sessions"
         )
 
         queries = sample_queries(archive, args.queries)
@@ -280,7 +284,8 @@ def main() -> None:
             )
         for row in rows:
             print(
-                f"  {row['query'][:28]:28} {row['results']:6} results  {row['chunks']:2} chunks  {row['first_query_kb']:6.0f} KB gz  {row['ms']:6.1f} ms"
+                f"  {row['query'][:28]:28} {row['results']:6} results  {row['chunks']:2} chunks  "
+                f"{row['first_query_kb']:6.0f} KB gz  {row['ms']:6.1f} ms"
             )
         kb = [r["first_query_kb"] for r in rows]
         ms = [r["ms"] for r in rows]
@@ -311,17 +316,21 @@ def main() -> None:
             summary[f"build_{key}_search_write_s"] = full["search_write_s"]
             summary[f"build_{key}_peak_rss_mb"] = [full["peak_rss_mb"], full["workers_peak_rss_mb"]]
         print(
-            f"first query: median {summary['first_query_gz_kb_median']} KB, p90 {summary['first_query_gz_kb_p90']} KB, max {summary['first_query_gz_kb_max']} KB gzipped (page + meta + chunks + {RESULTS_SHOWN} snippet files)"
+            f"first query: median {summary['first_query_gz_kb_median']} KB, p90 {summary['first_query_gz_kb_p90']} KB, "
+            f"max {summary['first_query_gz_kb_max']} KB gzipped (page + meta + chunks + {RESULTS_SHOWN} snippet files)"
         )
         print(
-            f"query after data arrived (node): median {summary['query_ms_median']} ms, p90 {summary['query_ms_p90']} ms, max {summary['query_ms_max']} ms"
+            f"query after data arrived (node): median {summary['query_ms_median']} ms, "
+            f"p90 {summary['query_ms_p90']} ms, max {summary['query_ms_max']} ms"
         )
         for key in ("parallel", "sequential"):
             if f"build_{key}_wall_s" in summary:
                 (without, with_), share = summary[f"build_{key}_wall_s"], summary[f"build_{key}_share_wall"]
                 print(
-                    f"build time ({key}): {without}s without search, {with_}s with (+{share:.0%} wall, +{summary[f'build_{key}_share_cpu']:.0%} CPU); "
-                    f"peak RSS main {summary[f'build_{key}_peak_rss_mb'][0]} MB, largest worker {summary[f'build_{key}_peak_rss_mb'][1]} MB"
+                    f"build time ({key}): {without}s without search, {with_}s with "
+                    f"(+{share:.0%} wall, +{summary[f'build_{key}_share_cpu']:.0%} CPU); "
+                    f"peak RSS main {summary[f'build_{key}_peak_rss_mb'][0]} MB, "
+                    f"largest worker {summary[f'build_{key}_peak_rss_mb'][1]} MB"
                 )
         print(json.dumps(summary))
 

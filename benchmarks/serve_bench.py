@@ -96,7 +96,7 @@ def main() -> None:
                 "message": {"role": "user", "content": marker},
             }
 
-            def append() -> None:
+            def append(record: dict = record) -> None:
                 with open(target, "a", encoding="utf-8") as fh:
                     fh.write(json.dumps(record) + "\n")
 
@@ -108,7 +108,8 @@ def main() -> None:
             while state.building or state.lock.locked():
                 time.sleep(0.05)  # let the follow-up build (search, refs) finish before the next run
         print(
-            f"append → visible: median {statistics.median(latencies):.3f}s ({target.stat().st_size / 1e6:.1f} MB session file)"
+            f"append → visible: median {statistics.median(latencies):.3f}s "
+            f"({target.stat().st_size / 1e6:.1f} MB session file)"
         )
         stop.set()
         server.shutdown()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import tomllib
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from sitegen.config import (
 from sitegen.model import Problems
 from sitegen.readers.locations import display, find, parse_agent_dirs, platform, survey
 from sitegen.serve import serve
-from sitegen.site.writer import OutputError
+from sitegen.site.writer import OutputError, PublishError
 
 FORGE_HELP = (
     "Where git refs link out: github (default), gitlab, gitea, bitbucket, none, or URL patterns such as "
@@ -40,6 +41,68 @@ PRICES_HELP = (
     "Price table for estimated costs (JSON or TOML: model-name prefix -> {input, output, cache_read, cache_write} "
     "in USD per million tokens); replaces the built-in estimate; an empty table shows tokens only."
 )
+
+
+def site_options(watched: bool) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """The site settings that ``build`` and ``serve`` share (``watched``: serve rebuilds when those folders change)."""
+    also = " (watched)" if watched else ""
+    redact_help = "Show" if watched else "Publish"
+    options = [
+        click.option("--title", default="Session archive", show_default=True, help="Site title."),
+        click.option(
+            "--no-redact", is_flag=True, help=f"{redact_help} secrets as they are (redaction is on by default)."
+        ),
+        click.option(
+            "--templates",
+            "template_dirs",
+            multiple=True,
+            type=click.Path(exists=True, file_okay=False, path_type=Path),
+            help=f"Folder of templates that override the built-in ones{also}.",
+        ),
+        click.option(
+            "--static",
+            "static_dirs",
+            multiple=True,
+            type=click.Path(exists=True, file_okay=False, path_type=Path),
+            help=f"Folder of static files copied over the built-in ones{also}.",
+        ),
+        click.option(
+            "--forge",
+            "forge",
+            multiple=True,
+            callback=lambda ctx, param, value: _check_forge(value),
+            metavar="PRESET|PATTERN",
+            help=FORGE_HELP,
+        ),
+        click.option(
+            "--prices",
+            "prices",
+            type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            callback=lambda ctx, param, value: _load_prices(value),
+            metavar="FILE",
+            help=PRICES_HELP,
+        ),
+        click.option(
+            "--config",
+            "config_file",
+            type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            default=None,
+            help="Settings file (default: sessite.toml at the archive's root); options given here win over it.",
+        ),
+        click.option(
+            "--exports",
+            default=None,
+            metavar="FORMATS",
+            help="Downloads beside each session page: any of aics,hail,markdown, or none (default: all three).",
+        ),
+    ]
+
+    def apply(command: Callable[..., None]) -> Callable[..., None]:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return apply
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -71,34 +134,11 @@ def main() -> None:
     show_default=True,
     help="Folder to write the site into (replaced atomically).",
 )
-@click.option("--title", default="Session archive", show_default=True, help="Site title.")
 @click.option(
     "--base-url", default="", help="Absolute URL the site will be served from (e.g. https://you.github.io/repo/)."
 )
-@click.option("--no-redact", is_flag=True, help="Publish secrets as they are (redaction is on by default).")
 @click.option("--strict", is_flag=True, help="Exit non-zero when any input problem was found.")
-@click.option(
-    "--templates",
-    "template_dirs",
-    multiple=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Folder of templates that override the built-in ones.",
-)
-@click.option(
-    "--static",
-    "static_dirs",
-    multiple=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Folder of static files copied over the built-in ones.",
-)
-@click.option(
-    "--forge",
-    "forge",
-    multiple=True,
-    callback=lambda ctx, param, value: _check_forge(value),
-    metavar="PRESET|PATTERN",
-    help=FORGE_HELP,
-)
+@site_options(watched=False)
 @click.option("--clean", is_flag=True, help="Ignore the incremental-build cache: render everything again.")
 @click.option(
     "--cache-dir",
@@ -107,27 +147,6 @@ def main() -> None:
     help="Where incremental-build state lives (default: your cache folder; never inside the archive or the site).",
 )
 @click.option("-j", "--jobs", type=click.IntRange(0, 64), default=0, help="Worker processes (0: one per core).")
-@click.option(
-    "--prices",
-    "prices",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    callback=lambda ctx, param, value: _load_prices(value),
-    metavar="FILE",
-    help=PRICES_HELP,
-)
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=None,
-    help="Settings file (default: sessite.toml at the archive's root); options given here win over it.",
-)
-@click.option(
-    "--exports",
-    default=None,
-    metavar="FORMATS",
-    help="Downloads beside each session page: any of aics,hail,markdown, or none (default: all three).",
-)
 @click.option("-q", "--quiet", is_flag=True, help="Print only problems and the summary line.")
 def build_command(
     archive: Path | None,
@@ -181,6 +200,8 @@ def build_command(
         report = _build_with_progress(config, show=not quiet and sys.stderr.isatty())
     except OutputError as exc:
         raise click.ClickException(str(exc)) from None
+    except OSError as exc:  # disk full, read-only, permission denied: one line; the writer kept the previous site
+        raise click.ClickException(_os_error_line(exc)) from None
     for problem in report.problems:
         click.echo(str(problem), err=True)
     click.echo(report.summary_line())
@@ -214,52 +235,8 @@ def build_command(
 @click.option(
     "--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port (0 picks a free one)."
 )
-@click.option("--title", default="Session archive", show_default=True, help="Site title.")
-@click.option("--no-redact", is_flag=True, help="Show secrets as they are (redaction is on by default).")
-@click.option(
-    "--templates",
-    "template_dirs",
-    multiple=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Folder of templates that override the built-in ones (watched).",
-)
-@click.option(
-    "--static",
-    "static_dirs",
-    multiple=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Folder of static files copied over the built-in ones (watched).",
-)
 @click.option("--open", "open_browser", is_flag=True, help="Open the preview in a browser.")
-@click.option(
-    "--forge",
-    "forge",
-    multiple=True,
-    callback=lambda ctx, param, value: _check_forge(value),
-    metavar="PRESET|PATTERN",
-    help=FORGE_HELP,
-)
-@click.option(
-    "--prices",
-    "prices",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    callback=lambda ctx, param, value: _load_prices(value),
-    metavar="FILE",
-    help=PRICES_HELP,
-)
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=None,
-    help="Settings file (default: sessite.toml at the archive's root); options given here win over it.",
-)
-@click.option(
-    "--exports",
-    default=None,
-    metavar="FORMATS",
-    help="Downloads beside each session page: any of aics,hail,markdown, or none (default: all three).",
-)
+@site_options(watched=True)
 def serve_command(
     archive: Path,
     output: Path | None,
@@ -525,6 +502,14 @@ def init_command(github_pages: bool, archive: str, output: str, branch: str, ins
         click.echo(
             f"note: there is no {archive}/ folder here yet; put the session files there (or pass --archive).", err=True
         )
+
+
+def _os_error_line(exc: OSError) -> str:
+    """One line for a file system error: the writer's own (it names the site and the file), or path: cause."""
+    if isinstance(exc, PublishError):
+        return str(exc)
+    cause = exc.strerror or str(exc)
+    return f"{exc.filename}: {cause}" if exc.filename else cause
 
 
 def _build_with_progress(config: SiteConfig, show: bool):

@@ -89,6 +89,14 @@ class Block:
     data: Any = None  # json payload
 
 
+# The one empty ``meta`` every event without facts of its own shares: millions of tiny
+# events would otherwise hold an empty dict each (64 bytes apiece). Events are frozen and
+# nothing changes a ``meta`` in place (a reader builds a new dict), so one plain dict is
+# safe to share; a plain dict (not a read-only subclass) keeps redaction from copying it.
+# tests/test_untrusted_values.py checks it is still empty after reading every fixture.
+NO_META: Mapping[str, Any] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One thing that happened in a session, in file order.
@@ -122,7 +130,7 @@ class Event:
     title: str | None = None  # sub-agent / task title, marker label
     raw: Any = None  # the original record of an UNKNOWN event, shown as JSON
     line: int | None = None  # 1-based line (or record index) in the source
-    meta: Mapping[str, Any] = field(default_factory=dict)  # extra facts shown in a details box
+    meta: Mapping[str, Any] = field(default_factory=lambda: NO_META)  # extra facts shown in a details box
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +204,33 @@ def make_session_id(fmt: str, raw_id: str) -> str:
     return slug
 
 
+_UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """``text`` as one line that prints and encodes anywhere: line breaks become spaces,
+    other control characters (a terminal escape in a file name) ``\\xNN``, and the bytes
+    of a file name that is not UTF-8 (Python keeps them as lone surrogates) ``\\xNN`` too."""
+    if _UNPRINTABLE.search(text) is None:
+        return text
+    return _UNPRINTABLE.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    if char in "\n\r\u2028\u2029":
+        return " "
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte os.fsdecode could not decode
+        return f"\\x{code - 0xDC00:02x}"
+    if code >= 0xD800:
+        return "\ufffd"
+    return f"\\x{code:02x}"
+
+
+_MESSAGE_LIMIT = 1000
+
+
 class Problems:
     """Collects problems for one build; readers call ``add``."""
 
@@ -205,16 +240,20 @@ class Problems:
         self.listeners: list[Callable[[Problem], None]] = []
 
     def display(self, path: Path | str) -> str:
+        """The path as shown (relative to the root when below it), always printable."""
         p = Path(path)
         if self.root is not None:
             try:
-                return str(p.relative_to(self.root))
+                return printable(str(p.relative_to(self.root)))
             except ValueError:
                 pass
-        return str(p)
+        return printable(str(p))
 
     def add(self, path: Path | str, line: int | None, message: str, stage: str = "read") -> None:
-        problem = Problem(self.display(path), line, stage, message)
+        """Note one problem: its message is made one printable line, whatever the input put in it."""
+        if len(message) > _MESSAGE_LIMIT:  # a hostile value quoted whole would bury the rest
+            message = message[: _MESSAGE_LIMIT - 1] + "…"
+        problem = Problem(self.display(path), line, stage, printable(message))
         self.items.append(problem)
         for listener in self.listeners:
             listener(problem)

@@ -1,17 +1,26 @@
-"""Shared test fixtures: paths to the hand-written fixtures and the team's real samples."""
+"""pytest fixtures only: the archives, a built example site, a browser.
+
+Shared functions and paths live in ``helpers.py``; tests import them from there.
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from helpers import EXAMPLE, FIXTURES, SAMPLES, build_site, chromium_path, node_path
 
+from sitegen.build import BuildReport
 from sitegen.model import Problems
 
-REPO = Path(__file__).resolve().parents[1]
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
-SAMPLES = Path(os.environ.get("SESSITE_SAMPLES", REPO.parent / "shared" / "formats" / "samples"))
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.option.collectonly:
+        # Nothing runs, so syrupy would call every HTML snapshot unused and fail the collection.
+        config.option.disable_unused_snapshots = True
 
 
 @pytest.fixture
@@ -32,51 +41,16 @@ def problems() -> Problems:
     return Problems()
 
 
-EXAMPLE = REPO / "example-archive"
-
-
-def build_site(archive: Path, output: Path, **options):
-    """Build a site with the real pipeline and return its BuildReport."""
-    from sitegen.build import build
-    from sitegen.config import SiteConfig
-
-    return build(SiteConfig(archive=archive, output=output, **options))
-
-
-def parse_html(path: Path):
-    """A built page, parsed."""
-    from bs4 import BeautifulSoup
-
-    return BeautifulSoup(path.read_text("utf-8"), "html.parser")
-
-
-def follow_link(page: Path, href: str) -> tuple[Path, str]:
-    """The file a relative link of a built page points at, and its fragment (asserts it exists)."""
-    from urllib.parse import unquote, urlsplit
-
-    parts = urlsplit(href)
-    assert not parts.scheme and not href.startswith("/"), f"{page}: {href} is not relative"
-    target = (page.parent / unquote(parts.path)).resolve()
-    assert target.is_file(), f"{page}: broken link {href}"
-    return target, parts.fragment
-
-
 @pytest.fixture(scope="session")
-def example_site(tmp_path_factory):
+def example_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[BuildReport, Path]:
     """The bundled example archive, built once for the whole test session."""
     out = tmp_path_factory.mktemp("example") / "site"
     report = build_site(EXAMPLE, out)
     return report, out
 
 
-def chromium_path() -> str | None:
-    import shutil
-
-    return os.environ.get("SESSITE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-
-
 @pytest.fixture(scope="session")
-def browser():
+def browser() -> Iterator[Any]:
     """Debian's Chromium driven by Playwright (never a downloaded browser).
 
     Skips when Chromium is absent, except in CI (SESSITE_REQUIRE_BROWSER=1), where it must run.
@@ -86,6 +60,7 @@ def browser():
         if os.environ.get("SESSITE_REQUIRE_BROWSER"):
             pytest.fail("Chromium is required for browser tests (SESSITE_REQUIRE_BROWSER=1) but was not found")
         pytest.skip("chromium not installed")
+    # Imported here, not at the top: only the browser tests need Playwright (an optional, heavy dependency).
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
@@ -105,9 +80,20 @@ def browser():
 
 
 @pytest.fixture
-def page(browser):
+def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context()
     tab = context.new_page()
     tab.set_default_timeout(10_000)
     yield tab
     context.close()
+
+
+@pytest.fixture(scope="session")
+def node() -> str:
+    """Node.js, to run the vendored lunr.js. Skips when absent, except in CI (SESSITE_REQUIRE_BROWSER=1)."""
+    path = node_path()
+    if not path:
+        if os.environ.get("SESSITE_REQUIRE_BROWSER"):
+            pytest.fail("node is required for the search tests (SESSITE_REQUIRE_BROWSER=1) but was not found")
+        pytest.skip("node not installed")
+    return path

@@ -5,31 +5,12 @@ from __future__ import annotations
 import functools
 import http.server
 import json
-import os
-import shutil
 import subprocess
 import threading
 from pathlib import Path
 
-import pytest
-
 HERE = Path(__file__).resolve().parent
 NODE_SCRIPT = HERE / "search_node.js"
-
-
-def node_path() -> str | None:
-    return os.environ.get("SESSITE_NODE") or shutil.which("node") or shutil.which("nodejs")
-
-
-@pytest.fixture(scope="session")
-def node() -> str:
-    """Node.js, to run the vendored lunr.js. Skips when absent, except in CI (SESSITE_REQUIRE_BROWSER=1)."""
-    path = node_path()
-    if not path:
-        if os.environ.get("SESSITE_REQUIRE_BROWSER"):
-            pytest.fail("node is required for the search tests (SESSITE_REQUIRE_BROWSER=1) but was not found")
-        pytest.skip("node not installed")
-    return path
 
 
 def run_node(node: str, request: dict, timeout: float = 120) -> dict:

@@ -1,7 +1,7 @@
 """The built pages in a real headless Chromium, opened from file:// as a user would."""
 
 from bs4 import BeautifulSoup
-from conftest import build_site
+from helpers import build_site
 from xss_archive import write
 
 

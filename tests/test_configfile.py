@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import EXAMPLE, FIXTURES
+from helpers import EXAMPLE, FIXTURES
 
 from sitegen.cli import main
 from sitegen.config import ConfigFileError, load_config_file, parse_exports, settings_from_dict
@@ -164,7 +164,8 @@ def test_the_build_uses_the_files_redaction_patterns_and_allow_list(tmp_path):
     ]
     (archive / "s.hail.jsonl").write_text("\n".join(json.dumps(r) for r in hail) + "\n")
     (archive / "sessite.toml").write_text(
-        'redact_allow = ["AKIAIOSFODNN7EXAMPLE"]\n[[redact_patterns]]\nkind = "internal"\npattern = "itk_[0-9a-f]{16}"\n'
+        'redact_allow = ["AKIAIOSFODNN7EXAMPLE"]\n'
+        '[[redact_patterns]]\nkind = "internal"\npattern = "itk_[0-9a-f]{16}"\n'
     )
     result = CliRunner().invoke(
         main, ["build", str(archive), "-o", str(tmp_path / "site"), "-j", "1", "--cache-dir", str(tmp_path / "c")]
@@ -226,7 +227,7 @@ def test_serve_takes_the_config_too(tmp_path, monkeypatch):
     def fake_serve(config, **kwargs):
         seen["config"] = config
 
-    monkeypatch.setattr("sitegen.serve.serve", fake_serve)
+    monkeypatch.setattr("sitegen.cli.serve", fake_serve)  # cli imports serve at module level
     result = CliRunner().invoke(main, ["serve", str(archive), "--exports", "hail"])
     assert result.exit_code == 0, result.output
     assert seen["config"].title == "Served" and seen["config"].exports == ("hail",)

@@ -1,47 +1,41 @@
-"""Every real sample is claimed by exactly one reader and builds into pages without a crash."""
+"""Every file of the example archive and of tests/fixtures is claimed by exactly one reader:
+the one its folder is named for. (The shared samples: tests/test_samples.py.)
+"""
 
-from pathlib import Path
+from __future__ import annotations
 
-from conftest import EXAMPLE, build_site
+from helpers import EXAMPLE, FIXTURES, assert_claimed_by_folder_reader
 
-from sitegen.model import Problems
-from sitegen.readers import discover, registry
+from sitegen.readers import registry
 
+EXAMPLE_FOLDERS = {
+    "aics": "aics",
+    "amp": "amp",
+    "claude-ai": "claude_ai",
+    "claude-code": "claude_code",
+    "cline": "cline",
+    "codex": "codex",
+    "cursor": "cursor",
+    "gemini": "gemini",
+    "hail": "hail",
+    "opencode": "opencode",
+    "sage": "sage",
+}
 
-def claims_by_file(root: Path):
-    found = discover(root, Problems(root))
-    owner: dict[Path, str] = {}
-    for claim in found.claims:
-        for path in [claim.path, *claim.companions]:
-            files = [p for p in path.rglob("*") if p.is_file()] if path.is_dir() else [path]
-            for f in files:
-                assert f not in owner or owner[f] == claim.reader.name, (
-                    f"{f} claimed by {owner[f]} and {claim.reader.name}"
-                )
-                owner[f] = claim.reader.name
-    return found, owner
-
-
-def test_each_sample_file_is_claimed_by_exactly_one_reader(samples):
-    found, owner = claims_by_file(samples)
-    unclaimed = sorted(str(p.relative_to(samples)) for p in samples.rglob("*") if p.is_file() and p not in owner)
-    assert unclaimed == [], f"files no reader claims: {unclaimed}"
-    for path in owner:
-        if path.is_file():
-            detected = [r.name for r in registry() if not r.claims_directories and r.detect_path(path)]
-            assert len(detected) <= 1, f"{path.name} detected by {detected}"
+# Files under tests/fixtures that are not sessions, and why they are there.
+FIXTURE_NON_SESSIONS = {
+    "cursor/make_fixture.py": "the script that writes the Cursor state.vscdb fixtures",
+    "opencode/opencode.sql": "the SQL the OpenCode tests load into a fresh opencode.db",
+}
 
 
-def test_example_archive_files_are_each_claimed_once():
-    _, owner = claims_by_file(EXAMPLE)
-    unclaimed = sorted(str(p.relative_to(EXAMPLE)) for p in EXAMPLE.rglob("*") if p.is_file() and p not in owner)
-    assert unclaimed == []
+def test_each_example_archive_file_is_claimed_by_exactly_one_reader() -> None:
+    assert sorted(p.name for p in EXAMPLE.iterdir()) == sorted(EXAMPLE_FOLDERS)
+    assert_claimed_by_folder_reader(EXAMPLE, EXAMPLE_FOLDERS)
 
 
-def test_all_samples_build_without_a_crash(samples, tmp_path):
-    report = build_site(samples, tmp_path / "site")
-    assert report.published
-    crashes = [str(p) for p in report.problems if "reader failed" in p.message or p.stage == "render"]
-    assert crashes == []
-    pages = list((tmp_path / "site" / "sessions").glob("*.html"))
-    assert len(pages) == report.sessions >= 20
+def test_each_fixture_file_is_claimed_by_exactly_one_reader() -> None:
+    """A fixture folder is named for the reader its files are for."""
+    readers = {r.name: r.name for r in registry()}
+    assert {p.name for p in FIXTURES.iterdir()} <= set(readers)
+    assert_claimed_by_folder_reader(FIXTURES, readers, FIXTURE_NON_SESSIONS)

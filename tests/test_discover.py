@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import EXAMPLE, FIXTURES
+from helpers import EXAMPLE, FIXTURES
 
 from sitegen.cli import main
 from sitegen.model import Problems

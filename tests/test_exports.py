@@ -13,22 +13,15 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import EXAMPLE, FIXTURES, SAMPLES, build_site
+from helpers import EXAMPLE, FIXTURES, SAMPLES, build_site
 
 from sitegen.cli import main
-from sitegen.interchange.exports import (
-    aics_bytes,
-    aics_chunks,
-    aics_document,
-    dumps,
-    export_session,
-    hail_bytes,
-    hail_chunks,
-    markdown_chunks,
-    to_aics,
-    to_hail,
-    to_markdown,
-)
+from sitegen.interchange.aics import aics_bytes, aics_chunks, aics_document, to_aics
+from sitegen.interchange.extension import dumps
+from sitegen.interchange.formats import export_chunks, export_session
+from sitegen.interchange.hail import hail_bytes, hail_chunks, hail_records, to_hail
+from sitegen.interchange.markdown import markdown_chunks, markdown_line_groups, to_markdown
+from sitegen.interchange.streaming import gzip_bytes, trim_end
 from sitegen.model import Event, Kind, Problems, Session, SourceRef, Usage
 from sitegen.readers import discover, registry
 from sitegen.site.downloads import session_exports
@@ -358,6 +351,8 @@ def test_times_offsets_and_odd_values_survive(tmp_path):
 
 
 def test_a_lone_surrogate_is_written_as_valid_json(tmp_path):
+    """An export holds valid UTF-8 JSON (the surrogate escaped in place); reading it back, the
+    readers scrub lone surrogates (hostile-input rule): U+FFFD and a problem line, nothing else lost."""
     session = Session(
         id="s",
         source=SourceRef("x", "x"),
@@ -368,7 +363,11 @@ def test_a_lone_surrogate_is_written_as_valid_json(tmp_path):
     for data, name in ((aics_bytes([session]), "s.aics.json"), (hail_bytes(session), "s.hail.jsonl")):
         data.decode("utf-8")
         (tmp_path / name).write_bytes(data)
-        assert _read_clean(tmp_path / name).events[0].text == "bad \udc80 byte"
+        problems = Problems()
+        sessions = [s for c in discover(tmp_path / name, problems).claims for s in c.reader.read(c.path, problems)]
+        assert [s.events[0].text for s in sessions] == ["bad \ufffd byte"]
+        assert {p.message for p in problems.items} == {"lone UTF-16 surrogate in a string; replaced with U+FFFD"}
+        assert [s.title for s in sessions] == ["t\ufffd"]
     assert json.loads(aics_bytes([session])) == to_aics(session)  # escaped in place, the same document
 
 
@@ -469,8 +468,6 @@ STREAM_ROOTS = [pytest.param(EXAMPLE, id="example-archive"), pytest.param(SAMPLE
 @pytest.mark.parametrize("root", STREAM_ROOTS)
 def test_streamed_exports_equal_the_whole_document_serializers(root):
     """The chunk generators give exactly what serializing the whole document at once gives."""
-    from sitegen.interchange import exports
-
     if not root.is_dir():
         pytest.skip(f"{root} not found")
     sessions = _read(root)
@@ -480,32 +477,26 @@ def test_streamed_exports_equal_the_whole_document_serializers(root):
         assert len(list(aics_chunks([session]))) >= 3  # head, messages, tail: never one string
         assert (
             _joined_text(hail_chunks(session))
-            == "".join(dumps(value) + "\n" for _, value in exports._hail_records(session))
+            == "".join(dumps(value) + "\n" for _, value in hail_records(session))
             == to_hail(session)
         )
-        lines = [line for group in exports._md_groups(session) for line in group]
+        lines = [line for group in markdown_line_groups(session) for line in group]
         assert _joined_text(markdown_chunks(session)) == "\n".join(lines).rstrip("\n") + "\n" == to_markdown(session), (
             session.id
         )
         for fmt in ("aics", "hail", "markdown"):
-            assert gzip.decompress(exports.gzip_bytes(exports.export_chunks(session, fmt))) == export_session(
-                session, fmt
-            )
+            assert gzip.decompress(gzip_bytes(export_chunks(session, fmt))) == export_session(session, fmt)
     if len(sessions) > 1:  # several sessions in one document, as convert writes them
         assert _joined_text(aics_chunks(sessions)) == dumps(aics_document(sessions))
 
 
 def test_markdown_trailing_newlines_are_trimmed_across_pieces():
-    from sitegen.interchange.exports import _trim_end
-
     for pieces in (["a\n", "\n", "b\n\n"], ["a", "\n\n", ""], ["\n", "\n"], [], ["a\n\nb", "\n"]):
         text = "".join(pieces)
-        assert "".join(_trim_end(pieces)) == text.rstrip("\n") + "\n", pieces
+        assert "".join(trim_end(pieces)) == text.rstrip("\n") + "\n", pieces
 
 
 def test_gzip_is_the_same_however_the_text_is_cut():
-    from sitegen.interchange.exports import gzip_bytes
-
     data = b"".join(b"line %d of some session text\n" % i for i in range(50_000))
     whole = gzip_bytes([data])
     assert gzip_bytes([data[i : i + 777] for i in range(0, len(data), 777)]) == whole

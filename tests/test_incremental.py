@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import EXAMPLE
+from helpers import EXAMPLE
 
 from sitegen.build import build
 from sitegen.cli import main

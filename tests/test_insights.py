@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import pytest
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
-from conftest import EXAMPLE, build_site
+from helpers import EXAMPLE, build_site
 
 from sitegen.analyze.insights import (
     DEFAULT_PRICES,

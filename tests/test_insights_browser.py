@@ -5,7 +5,7 @@ CSP or script errors, and every chart link landing on the sessions it counts."""
 from __future__ import annotations
 
 import pytest
-from conftest import REPO
+from helpers import REPO
 
 ARTIFACTS = REPO / "test-artifacts"
 CLAUDE_CODE = "claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34"

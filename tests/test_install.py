@@ -5,7 +5,7 @@ import sys
 import venv
 from pathlib import Path
 
-from conftest import EXAMPLE, REPO
+from helpers import EXAMPLE, REPO
 
 
 def run(*cmd, cwd=None):
@@ -27,5 +27,7 @@ def test_wheel_installs_and_builds_the_example(tmp_path):
     result = run(env / "bin" / "sessite", "build", EXAMPLE, "-o", out, cwd=tmp_path)
     assert result.stdout.startswith("built ")
     assert (out / "index.html").is_file() and (out / "static" / "app.js").is_file()
-    located = run(python, "-c", "import sitegen.site.resources as r; print(r.templates_dir())", cwd=tmp_path).stdout.strip()
+    located = run(
+        python, "-c", "import sitegen.site.resources as r; print(r.templates_dir())", cwd=tmp_path
+    ).stdout.strip()
     assert Path(located).is_relative_to(env), located

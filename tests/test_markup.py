@@ -89,10 +89,13 @@ def _colours_per_character(html: str, style: str) -> list[tuple[str, tuple]]:
 def test_highlighting_looks_the_same_as_pygments_own_formatter():
     """Spans are left out only where they change nothing on screen, in both themes."""
     samples = {
-        "python": 'import os\nclass A(B):\n    """doc"""\n    def f(self, x=None, *a, **k) -> int:\n        return os.path.join(x, "s", f"{x!r}") + 0x1F  # c\n',
+        "python": 'import os\nclass A(B):\n    """doc"""\n    def f(self, x=None, *a, **k) -> int:\n'
+        '        return os.path.join(x, "s", f"{x!r}") + 0x1F  # c\n',
         "rust": "pub fn f(ctx: &mut Ctx, n: usize) -> Result<Vec<u8>> {\n    let mut v = Vec::new(); Ok(v?) // c\n}\n",
-        "typescript": "export async function f(x: string): Promise<void> {\n  const y = await fetch(`/a/${x}`); if (!y) throw new Error('e');\n}\n",
-        "go": 'func (s *S) F(ctx context.Context, id int64) error {\n\tif err := s.g(ctx, id); err != nil {\n\t\treturn fmt.Errorf("x: %w", err)\n\t}\n}\n',
+        "typescript": "export async function f(x: string): Promise<void> {\n"
+        "  const y = await fetch(`/a/${x}`); if (!y) throw new Error('e');\n}\n",
+        "go": "func (s *S) F(ctx context.Context, id int64) error {\n"
+        '\tif err := s.g(ctx, id); err != nil {\n\t\treturn fmt.Errorf("x: %w", err)\n\t}\n}\n',
         "json": '{"a": [1, 2.5, true, null], "b": {"c": "d"}}\n',
         "bash": 'for f in *.py; do echo "$f" | grep -q x && rm -- "$f"; done # c\n',
         "html": '<div class="a" onclick="x()"><!-- c --><b>t</b>&amp;</div>\n',

@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import build_site
+from helpers import build_site
 from secrets_archive import CORES, write
 
 WINDOW = 12

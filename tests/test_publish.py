@@ -10,7 +10,7 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
-from conftest import EXAMPLE, build_site
+from helpers import EXAMPLE, build_site
 
 from sitegen.build.github_pages import github_pages_workflow, pages_limit_warnings
 from sitegen.cli import main

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import build_site
 
 from sitegen.model import Block, Kind, Problems, ToolCategory, Usage
 from sitegen.readers import discover, registry
@@ -202,8 +201,8 @@ def test_json_tool_calls(json_session):
     edit = ev["edit-1"]
     assert edit.category == ToolCategory.EDIT and edit.path == "/home/dev/greeter/app.py"
     assert (
-        edit.diff
-        == "--- app.py\n+++ app.py\n@@ -1,3 +1,3 @@\n def greet(name):\n-    return 'hi ' + name\n+    return f'hello {name}'\n "
+        edit.diff == "--- app.py\n+++ app.py\n@@ -1,3 +1,3 @@\n def greet(name):\n"
+        "-    return 'hi ' + name\n+    return f'hello {name}'\n "
     )
     assert (
         edit.meta["diffStat"] == {"model_added_lines": 1, "model_removed_lines": 1} and edit.meta["isNewFile"] is False
@@ -343,15 +342,22 @@ def test_damaged_lines_are_reported_and_the_rest_kept():
         ("b.json", '{"sessionId": 5, "projectHash": "h", "messages": "nope"}'),
         (
             "c.json",
-            '{"sessionId": "s", "projectHash": "h", "messages": [1, {"type": "gemini", "toolCalls": [{"name": 3, "args": "x", "result": {"functionResponse": 4}}], "thoughts": "t", "tokens": []}]}',
+            '{"sessionId": "s", "projectHash": "h", "messages": [1, {"type": "gemini", '
+            '"toolCalls": [{"name": 3, "args": "x", "result": {"functionResponse": 4}}], '
+            '"thoughts": "t", "tokens": []}]}',
         ),
         (
             "d.json",
-            '{"sessionId": "s", "projectHash": "h", "messages": [{"id": "u", "type": "user", "content": [{"inlineData": {"mimeType": "image/png", "data": "iVBOR"}}, {"fileData": {"fileUri": "gs://x"}}, {"weird": 1}], "displayContent": 7}]}',
+            '{"sessionId": "s", "projectHash": "h", "messages": [{"id": "u", "type": "user", '
+            '"content": [{"inlineData": {"mimeType": "image/png", "data": "iVBOR"}}, '
+            '{"fileData": {"fileUri": "gs://x"}}, {"weird": 1}], "displayContent": 7}]}',
         ),
         (
             "e.jsonl",
-            '{"sessionId": "s", "projectHash": "h", "kind": "main"}\n{"$rewindTo": null}\n{"id": "m", "type": "gemini", "content": {"text": "hi"}, "toolCalls": [{"id": "c", "name": "replace", "args": {"file_path": "f"}, "resultDisplay": [[{"text": "ansi"}]], "status": "awaiting_approval"}]}\n',
+            '{"sessionId": "s", "projectHash": "h", "kind": "main"}\n'
+            '{"$rewindTo": null}\n'
+            '{"id": "m", "type": "gemini", "content": {"text": "hi"}, "toolCalls": [{"id": "c", "name": "replace", '
+            '"args": {"file_path": "f"}, "resultDisplay": [[{"text": "ansi"}]], "status": "awaiting_approval"}]}\n',
         ),
         ("f.jsonl", "[1]\n"),
     ],
@@ -366,7 +372,10 @@ def test_never_raises_on_bad_input(tmp_path, name, text):
 
 
 def test_clean_file_diff():
-    raw = "Index: a.py\n===================================================================\n--- a.py\tOriginal\n+++ a.py\tWritten\n@@ -1 +1 @@\n-x\n+y\n"
+    raw = (
+        "Index: a.py\n===================================================================\n"
+        "--- a.py\tOriginal\n+++ a.py\tWritten\n@@ -1 +1 @@\n-x\n+y\n"
+    )
     assert clean_file_diff(raw) == "--- a.py\n+++ a.py\n@@ -1 +1 @@\n-x\n+y"
 
 
@@ -416,17 +425,6 @@ def test_synthetic_sample_shell_exit_codes(samples):
         "Captured multiline output.",
         "Ok",
     ]  # type "model" with parts
-
-
-def test_build_samples_makes_a_page_per_session(samples, tmp_path):
-    archive = samples / "gemini"
-    sessions = [s for p in sorted(archive.iterdir()) if p.is_file() for s in READER.read(p, Problems())]
-    report = build_site(archive, tmp_path / "site")
-    assert report.published
-    assert [str(p) for p in report.problems] == []
-    assert report.sessions == len(sessions) == 3
-    for session in sessions:
-        assert (tmp_path / "site" / "sessions" / f"{session.id}.html").is_file()
 
 
 # -- the demo archive session ------------------------------------------------------------------

@@ -37,7 +37,10 @@ def test_context_kept_around_bearer_and_assignments():
 
 
 def test_private_key_block():
-    key = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----"
+    key = (
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n"
+        "-----END OPENSSH PRIVATE KEY-----"
+    )
     out = Redactor().text(f"cat id_ed25519\n{key}\ndone")
     assert "b3BlbnNzaC1rZXkt" not in out and "[REDACTED:private-key]" in out and out.endswith("done")
 

@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from conftest import build_site
-from conftest import follow_link as follow
-from conftest import parse_html as parse
+from helpers import EXAMPLE, build_site
+from helpers import follow_link as follow
+from helpers import parse_html as parse
 
 CC_SESSION = "sessions/claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34.html"
 FULL = "3f2a9c1e7b4d8f6a0c5e2d9b1a7f3c8e6d4b2a90"
@@ -416,8 +416,6 @@ def _tree(root: Path) -> dict[str, bytes]:
 def test_ref_pages_rendered_on_forked_processes_are_the_same_pages(tmp_path, monkeypatch):
     """The ref pages render on every core (sitegen/fanout.py); a site built that way is the
     site built in one process, byte for byte."""
-    from conftest import EXAMPLE
-
     from sitegen.site import fanout
 
     build_site(EXAMPLE, tmp_path / "one", jobs=1, cache_dir=tmp_path / "c1")
@@ -429,8 +427,6 @@ def test_ref_pages_rendered_on_forked_processes_are_the_same_pages(tmp_path, mon
 
 
 def test_a_ref_page_that_fails_to_render_is_a_problem_not_a_failed_build(tmp_path, monkeypatch):
-    from conftest import EXAMPLE
-
     from sitegen.site import fanout
     from sitegen.site.render import Renderer
 

@@ -5,7 +5,7 @@ import json
 import threading
 
 import pytest
-from conftest import EXAMPLE
+from helpers import EXAMPLE
 
 from sitegen.config import SiteConfig
 from sitegen.serve.rpc import aicf_escape, aicf_split

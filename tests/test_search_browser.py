@@ -9,11 +9,11 @@ import re
 from urllib.parse import quote
 
 import pytest
-from conftest import EXAMPLE, build_site
+from helpers import EXAMPLE, build_site
 from search_support import StaticServer, read_views
 
-from sitegen.search.index import tokens
 from sitegen.search.output import session_events
+from sitegen.search.terms import tokens
 
 WORD = "CSRFProtect"  # occurs in one session of the example archive, first in a sub-agent's tool output
 
@@ -38,7 +38,8 @@ def _search_from_header(page, start_url: str, query: str):
     box.press("Enter")
     page.wait_for_url(re.compile(r"search\.html\?q="))
     page.wait_for_function(
-        "() => { const s = document.querySelector('[data-search-status]'); return s && ['done', 'empty', 'error'].includes(s.dataset.state); }"
+        "() => { const s = document.querySelector('[data-search-status]');"
+        " return s && ['done', 'empty', 'error'].includes(s.dataset.state); }"
     )
     return errors
 

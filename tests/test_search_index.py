@@ -12,22 +12,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, build_site
+from helpers import REPO, build_site
 from lunr.builder import Builder
 from lunr.stemmer import PorterStemmer
-from search_support import node, read_views, run_node, write_files  # noqa: F401 - node is a fixture
+from search_support import read_views, run_node, write_files
 
-from sitegen.search.index import (
-    FIELDS,
-    STOP_WORDS,
-    ChunkWeights,
-    IndexState,
-    lunr_json,
-    stem,
-    tokens,
-    utf16_key,
-)
+from sitegen.search.index import IndexState
 from sitegen.search.output import monolithic_index, session_payload
+from sitegen.search.terms import STOP_WORDS, stem, tokens, utf16_key
+from sitegen.search.weights import FIELDS, ChunkWeights, lunr_json
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 import gen_archive  # noqa: E402
@@ -481,7 +474,7 @@ def test_parallel_sequential_and_incremental_builds_write_the_same_index(tmp_pat
     victim.write_text(victim.read_text().replace("pytest", "cargo nextest"))
     again = build_site(archive, tmp_path / "two", jobs=2, cache_dir=cache / "two")
     assert again.reused == 109
-    clean = build_site(archive, tmp_path / "clean", jobs=1, cache_dir=cache / "clean")
+    build_site(archive, tmp_path / "clean", jobs=1, cache_dir=cache / "clean")
     assert _search_files(tmp_path / "two") == _search_files(tmp_path / "clean")
     assert _search_files(tmp_path / "two") != _search_files(tmp_path / "one")
 

@@ -2,6 +2,7 @@
 
 import http.client
 import json
+import queue
 import shutil
 import signal
 import socket
@@ -12,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLE
+from helpers import EXAMPLE
 
 from sitegen.config import SiteConfig
 from sitegen.serve.server import PreviewState, make_server, watch_loop
@@ -121,10 +122,12 @@ def read_event(port, fire, until=lambda event: True, timeout=20):
     a test waits for the event it is about rather than the first one.
     """
     sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-    sock.sendall(b"GET /__sessite__/events HTTP/1.1\r\nHost: x\r\n\r\n")
+    sock.sendall(b"GET /__sessite__/events HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % port)
     buffer = b""
     while b"retry:" not in buffer:
-        buffer += sock.recv(4096)
+        chunk = sock.recv(4096)
+        assert chunk, f"the event stream closed: {buffer!r}"
+        buffer += chunk
     buffer = b""
     fire()
     deadline = time.monotonic() + timeout
@@ -136,7 +139,9 @@ def read_event(port, fire, until=lambda event: True, timeout=20):
                 event = json.loads(data)
                 if until(event):
                     return event
-            buffer += sock.recv(65536)
+            chunk = sock.recv(65536)
+            assert chunk, "the event stream closed"
+            buffer += chunk
     finally:
         sock.close()
     raise AssertionError("no matching reload event")
@@ -175,7 +180,7 @@ def test_problems_show_and_clear(live):
 
 def test_failed_build_keeps_the_last_good_site(live):
     archive, state, port = live
-    event = read_event(port, lambda: (archive / AICS.name).unlink(), until=lambda e: e["failed"])
+    read_event(port, lambda: (archive / AICS.name).unlink(), until=lambda e: e["failed"])
     status, body = get(port, "/")
     assert status == 200 and b"Rate limiter" in body
     status_json = json.loads(get(port, "/__sessite__/status")[1])
@@ -194,20 +199,57 @@ def test_overlay_in_the_browser(live, page):
     page.locator("#sessite-overlay").wait_for(state="detached", timeout=15000)
 
 
+def _sigint_default() -> None:
+    """Runs in the child before exec. pytest may run with SIGINT ignored, and an ignored signal
+    stays ignored across exec: the child would never see the Ctrl-C this test sends."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _pump(stream, lines: queue.Queue) -> None:
+    """Hand a child's output over line by line, then "" at its end (a silent child cannot hang the test)."""
+    for line in stream:
+        lines.put(line)
+    lines.put("")
+
+
+def _wait_for_line(lines: queue.Queue, text: str, timeout: float) -> str:
+    """The first line that holds ``text``; fails with everything seen when the output ends or time is up."""
+    seen: list[str] = []
+    deadline = time.monotonic() + timeout
+    while (remaining := deadline - time.monotonic()) > 0:
+        try:
+            line = lines.get(timeout=remaining)
+        except queue.Empty:
+            break
+        if text in line:
+            return line
+        if not line:
+            break
+        seen.append(line)
+    pytest.fail(f"no line with {text!r}; the output was:\n{''.join(seen)}")
+
+
 def test_ctrl_c_stops_cleanly(tmp_path):
     proc = subprocess.Popen(
         [sys.executable, "-m", "sitegen.cli", "serve", str(EXAMPLE), "--port", "0"],
         stderr=subprocess.PIPE,
-        stdout=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
         text=True,
+        preexec_fn=_sigint_default,  # only signal.signal runs between fork and exec
     )
-    line = ""
-    deadline = time.monotonic() + 30
-    while "serving" not in line and time.monotonic() < deadline:
-        line = proc.stderr.readline()
-    assert "serving" in line, line
-    site = Path(line.split("serving ", 1)[1].split(" at ", 1)[0])
-    assert (site / "index.html").is_file()
-    proc.send_signal(signal.SIGINT)
-    assert proc.wait(timeout=10) == 0
-    assert not site.exists(), "the temporary preview site is removed"
+    lines: queue.Queue[str] = queue.Queue()
+    pump = threading.Thread(target=_pump, args=(proc.stderr, lines), daemon=True)
+    pump.start()
+    try:
+        line = _wait_for_line(lines, "serving", timeout=30)
+        site = Path(line.split("serving ", 1)[1].split(" at ", 1)[0])
+        assert (site / "index.html").is_file()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 0
+        assert not site.exists(), "the temporary preview site is removed"
+    finally:  # never leave a server running, whatever failed above
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        pump.join(timeout=10)
+        proc.stderr.close()

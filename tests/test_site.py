@@ -8,7 +8,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
-from conftest import EXAMPLE, build_site
+from helpers import EXAMPLE, build_site
 
 from sitegen.analyze.redact import Redactor
 from sitegen.cli import main

@@ -14,9 +14,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from conftest import build_site
-from conftest import follow_link as follow
-from conftest import parse_html as parse
+from helpers import build_site
+from helpers import follow_link as follow
+from helpers import parse_html as parse
 
 SID = "5151aaaa-0000-4000-8000-000000000001"
 SESSION_ID = f"claude_code-{SID}"
@@ -369,27 +369,29 @@ def _files(root: Path) -> dict[str, bytes]:
 
 
 def test_a_forked_helper_renders_half_the_parts_and_the_exports(tmp_path, monkeypatch):
-    """A split session is built by two processes (work._Helper); the site is the one a single
-    process builds, and a helper that dies leaves no gap: its share is done again."""
+    """A split session is built by two processes (a helper started by parallel.fork_call); the
+    site is the one a single process builds, and a helper that dies leaves no gap: its share is
+    done again."""
+    from sitegen import parallel
     from sitegen.build import worker as work
 
     archive = tmp_path / "archive"
     write_session(archive, rounds=40, mention_round=7)
     build_site(archive, tmp_path / "one", part_bytes=BUDGET, cache_dir=tmp_path / "c1", jobs=1)
     started = []
-    start = work._Helper.start.__func__
+    start = work.fork_call
 
-    def counted(cls, *args):
-        helper = start(cls, *args)
+    def counted(fn):
+        helper = start(fn)
         started.append(helper)
         return helper
 
-    monkeypatch.setattr(work._Helper, "start", classmethod(counted))
+    monkeypatch.setattr(work, "fork_call", counted)
     build_site(archive, tmp_path / "two", part_bytes=BUDGET, cache_dir=tmp_path / "c2")
     assert started and all(h is not None for h in started), "the split session was rendered with a helper"
     one = _files(tmp_path / "one")
     assert len([u for u in one if u.startswith("sessions/")]) > 5 and _files(tmp_path / "two") == one
 
-    monkeypatch.setattr(work._Helper, "result", lambda self: (os.waitpid(self.pid, 0), os.close(self.fd), None)[-1])
+    monkeypatch.setattr(parallel.Forked, "result", lambda self: (self.conn.close(), os.waitpid(self.pid, 0), None)[-1])
     report = build_site(archive, tmp_path / "three", part_bytes=BUDGET, cache_dir=tmp_path / "c3")
     assert not report.problems and _files(tmp_path / "three") == one

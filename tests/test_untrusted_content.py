@@ -2,7 +2,7 @@
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import build_site
+from helpers import build_site
 from xss_archive import write
 
 DANGEROUS_SCHEMES = ("javascript:", "vbscript:", "data:text", "data:application")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import build_site
+from helpers import build_site
 from xss_archive import PAYLOAD as P
 
 
@@ -74,7 +74,8 @@ def write(root: Path) -> Path:
                     "content": [
                         {
                             "type": "text",
-                            "text": f"<thinking>{P}</thinking>{P}<execute_command><command>{P}</command></execute_command>",
+                            "text": f"<thinking>{P}</thinking>{P}"
+                            f"<execute_command><command>{P}</command></execute_command>",
                         },
                         {
                             "type": "tool_use",

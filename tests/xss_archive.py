@@ -257,7 +257,8 @@ def write(root: Path, payload: str = PAYLOAD) -> Path:
                 },
                 {
                     "uuid": "c2",
-                    "text": f'<antThinking>{p}</antThinking> {p} <antArtifact identifier="x" type="text/html" title="{p}">{p}</antArtifact>',
+                    "text": f"<antThinking>{p}</antThinking> {p} "
+                    f'<antArtifact identifier="x" type="text/html" title="{p}">{p}</antArtifact>',
                     "sender": "assistant",
                     "created_at": "2026-01-01T00:00:01Z",
                     "attachments": [],

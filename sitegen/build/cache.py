@@ -18,15 +18,17 @@ import hashlib
 import os
 import pickle
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 from sitegen import __version__
 from sitegen.model import Problem
 
-CACHE_VERSION = 3  # 2: SessionRecord.parts; 3: no spans for uncoloured tokens
+CACHE_VERSION = 4  # 2: SessionRecord.parts; 3: no spans for uncoloured tokens; 4: cached items live in stage packages
 
 
 @dataclass
@@ -61,8 +63,6 @@ class BuildCache:
 @lru_cache(maxsize=1)
 def cache_key() -> str:
     """Changes with sessite's version and the versions of the libraries that shape its output."""
-    from importlib.metadata import PackageNotFoundError, version
-
     libs = []
     for name in ("jinja2", "mistune", "pygments", "lunr"):
         try:
@@ -156,3 +156,59 @@ def theme_fingerprint(config: Any, template_dirs: list[Path], static_dirs: list[
 
 # Settings that do not change what a page looks like.
 _NOT_THEME = {"archive", "archives", "output", "progress", "strict", "cache_dir", "clean", "jobs"}
+
+
+# ---------------------------------------------------------------- aggregate items
+
+
+def source_key(reader: str, path: Path) -> str:
+    return f"{reader}:{path}"
+
+
+def items_path(cache_dir: Path, key: str, aggregate: str) -> Path:
+    """One file per source and aggregate, so a build loads only what its active aggregates need."""
+    digest = hashlib.sha1(key.encode("utf-8", "surrogatepass")).hexdigest()
+    return cache_dir / "items" / f"{digest}.{aggregate}.pickle"
+
+
+def store_items(cache_dir: Path, key: str, names: Iterable[str], items: dict[str, dict[str, Any]]) -> None:
+    """Keep what each aggregate in ``names`` collected from one source's sessions (session id -> name -> item)."""
+    try:
+        for name in names:
+            path = items_path(cache_dir, key, name)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            with open(tmp, "wb") as fh:
+                pickle.dump(
+                    {sid: got[name] for sid, got in items.items() if name in got}, fh, protocol=pickle.HIGHEST_PROTOCOL
+                )
+            os.replace(tmp, path)
+    except OSError:
+        pass  # a cache that cannot be written only costs speed next time
+
+
+def load_items(cache_dir: Path, key: str, names: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """session id -> aggregate name -> item, for the aggregates in ``names`` whose files are readable."""
+    out: dict[str, dict[str, Any]] = {}
+    for name in names:
+        try:
+            with open(items_path(cache_dir, key, name), "rb") as fh:
+                items = pickle.load(fh)
+        except Exception:  # noqa: BLE001 - a damaged cache file means that source's items are missing
+            continue
+        if isinstance(items, dict):
+            for sid, item in items.items():
+                out.setdefault(sid, {})[name] = item
+    return out
+
+
+def cached_items(cache_dir: Path, reader: str, path: Path, aggregate: str) -> dict[str, Any]:
+    """session id -> what ``aggregate`` collected from it, as the last build cached it."""
+    return {sid: got[aggregate] for sid, got in load_items(cache_dir, source_key(reader, path), [aggregate]).items()}
+
+
+def prune_items(cache_dir: Path, keep: set[str]) -> None:
+    """Delete item files whose names are not in ``keep`` (sources gone since the last build)."""
+    for path in (cache_dir / "items").glob("*.pickle"):
+        if path.name not in keep:
+            path.unlink(missing_ok=True)

@@ -28,7 +28,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from sitegen.analyze.redact import Redactor
-from sitegen.interchange.exports import SUFFIXES, aics_chunks, export_chunks
+from sitegen.interchange.aics import aics_chunks
+from sitegen.interchange.formats import SUFFIXES, export_chunks
 from sitegen.model import Problem, Problems, Session
 from sitegen.readers import discover
 

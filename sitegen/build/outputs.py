@@ -1,8 +1,8 @@
 """What a build produces besides each session's page: one line per output.
 
-AGGREGATES are site-wide (see ``aggregate.py``). SESSION_OUTPUTS are extra
-files per session, rendered in the worker beside the session's page: each is a
-function ``(view, config) -> iterable of (url, bytes)``.
+AGGREGATES are site-wide (see ``sitegen/site/aggregate.py``). SESSION_OUTPUTS are
+extra files per session, rendered in the worker beside the session's page: each
+is a function ``(view, config) -> iterable of (url, bytes)``.
 """
 
 from __future__ import annotations
@@ -11,32 +11,20 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from sitegen.config import SiteConfig
+from sitegen.search.output import SearchIndex
+from sitegen.site.downloads import session_exports
+from sitegen.site.feed import FeedAndSitemap
+from sitegen.site.home import SessionIndex
+from sitegen.site.ref_pages import GitRefsIndex
 from sitegen.site.view import SessionView
 
-AGGREGATES: list[Callable[[SiteConfig], Any]] = []
-SESSION_OUTPUTS: list[Callable[[SessionView, SiteConfig], Iterable[tuple[str, bytes]]]] = []
-
-
-def _register() -> None:
-    from sitegen.search.output import SearchIndex
-    from sitegen.site.downloads import session_exports
-    from sitegen.site.feed import FeedAndSitemap
-    from sitegen.site.home import SessionIndex
-    from sitegen.site.ref_pages import GitRefsIndex
-
-    AGGREGATES.extend(
-        [
-            SessionIndex,  # index.html (with its summary), insights.html, insights/<project>.html, insights/projects.html, 404.html
-            SearchIndex,  # search/: lunr index chunks, snippets and search.html
-            GitRefsIndex,  # refs/: one page per repository and per branch, commit, issue, tag
-            FeedAndSitemap,  # sitemap.xml, feed.xml (only with a base URL)
-        ]
-    )
-    SESSION_OUTPUTS.extend(
-        [
-            session_exports,  # sessions/<id>.aics.json.gz, .hail.jsonl.gz, .md.gz (config.exports)
-        ]
-    )
-
-
-_register()
+AGGREGATES: list[Callable[[SiteConfig], Any]] = [
+    # index.html (with its summary), insights.html, insights/<project>.html, insights/projects.html, 404.html
+    SessionIndex,
+    SearchIndex,  # search/: lunr index chunks, snippets and search.html
+    GitRefsIndex,  # refs/: one page per repository and per branch, commit, issue, tag
+    FeedAndSitemap,  # sitemap.xml, feed.xml (only with a base URL)
+]
+SESSION_OUTPUTS: list[Callable[[SessionView, SiteConfig], Iterable[tuple[str, bytes]]]] = [
+    session_exports,  # sessions/<id>.aics.json.gz, .hail.jsonl.gz, .md.gz (config.exports)
+]

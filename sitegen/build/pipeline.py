@@ -2,8 +2,8 @@
 
 - Streaming: each source is read, rendered and written as it comes; only small
   per-session items for the aggregates (index, search, refs, …) are kept.
-- Parallel: sources render in worker processes (``work.py``), results are
-  taken in archive order so the output does not depend on timing.
+- Parallel: sources render in forked worker processes (``worker.py``), results
+  are taken in archive order so the output does not depend on timing.
 - Incremental: a source whose files did not change since the last build is
   not read again (``cache.py``); its pages stay as published and its cached
   items feed the aggregates. Aggregates are rewritten only when some source
@@ -16,24 +16,32 @@ from __future__ import annotations
 
 import hashlib
 import os
-import pickle
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sitegen.build import cache as build_cache
+from sitegen.build.cache import BuildCache, SessionRecord, SourceRecord, cached_items, source_key
+from sitegen.build.context import BuildContext
 from sitegen.build.outputs import AGGREGATES
 from sitegen.build.report import BuildReport, CatalogEntry
-from sitegen.build.worker import SourceResult, SourceTask, discard
+from sitegen.build.worker import RenderedSession, SourceResult, SourceTask, SourceWorker, discard, run_sources
 from sitegen.config import SiteConfig
 from sitegen.model import Problems
+from sitegen.parallel import default_jobs
 from sitegen.readers import Claim, discover
+from sitegen.site.aggregate import Aggregate
+from sitegen.site.markup import pygments_css
 from sitegen.site.resources import static_dir, templates_dir
 from sitegen.site.writer import SiteWriter, check_output
 
+__all__ = ["PARALLEL_MIN_BYTES", "ProgressHook", "build", "cached_items", "source_key"]
+
 ProgressHook = Callable[[int, int, str], None]  # (done, total, current path)
 PARALLEL_MIN_BYTES = 2 << 20  # below this much input to render, worker processes cost more than they save
+Plan = list[tuple[tuple[str, Claim], SourceRecord | None]]  # per source: (key, claim), its reusable record
 
 
 def build(config: SiteConfig, progress: ProgressHook | None = None, defer: frozenset[str] = frozenset()) -> BuildReport:
@@ -46,330 +54,337 @@ def build(config: SiteConfig, progress: ProgressHook | None = None, defer: froze
     be used safely.
     """
     started = time.perf_counter()
-    output = config.output.resolve()
-    roots = _roots(config)
-    for root in roots:
-        check_output(root, output)
-    problems = Problems(_common_root(roots))
-    report = BuildReport(output=output, catalog=[])
-    found = discover(roots[0] if len(roots) == 1 else roots, problems, include=config.include, exclude=config.exclude)
-    report.files = len(found.claims)
-    report.ignored = len(found.ignored)
+    run = _Run.start(config)
+    with SiteWriter(run.report.output) as writer:
+        plan = _plan(run.claims, run.old, writer)
+        run.report.reused = sum(1 for _, record in plan if record is not None)
+        aggregates = run.choose_aggregates(plan, writer, defer)
+        run.take_sources(plan, writer, aggregates, progress)
+        if not run.report.sessions:
+            if not run.claims:
+                run.problems.add(run.roots[0], None, "no session files found", "discover")
+            run.report.problems = run.problems.items
+            run.report.seconds = time.perf_counter() - started
+            writer.abort()
+            return run.report
+        run.write_aggregates(writer, aggregates)
+        run.write_static(writer, aggregates.rewrite)
+        run.publish(writer)
+    run.save_cache()
+    run.report.seconds = time.perf_counter() - started
+    return run.report
 
-    cache_dir = _cache_dir(config, roots, output)
-    theme = build_cache.theme_fingerprint(
-        config, [*config.template_dirs, templates_dir()], [*config.static_dirs, static_dir()]
-    )
-    old = None if config.clean else build_cache.load(cache_dir / "build.pickle")
-    if old is not None and old.theme != theme:
-        old = None
-    new = build_cache.BuildCache(key=build_cache.cache_key(), theme=theme)
-    site = {
-        "title": config.title,
-        "base_url": config.base_url.rstrip("/") + "/" if config.base_url else "",
-        "forge_url": config.forge_url,
-        "prices": config.prices,
-        "exports": config.exports,
-        "_bytecode": cache_dir / "templates",
-    }
 
-    with SiteWriter(output) as writer:
-        plan = _plan(found.claims, old, writer, problems)
-        report.reused = sum(1 for _, record in plan if record is not None)
+def aggregate_names() -> list[str]:
+    """The registered aggregates' names, in build order (read at each build: a benchmark may drop one)."""
+    return [getattr(factory, "name", factory.__name__) for factory in AGGREGATES]
+
+
+@dataclass
+class _Aggregates:
+    """Which aggregates this build writes (``active``, made fresh) and whether any changed at all."""
+
+    rewrite: bool
+    active: list[tuple[str, Aggregate]]
+    names: list[str] = field(init=False)  # of the active ones
+
+    def __post_init__(self) -> None:
+        self.names = [name for name, _ in self.active]
+
+
+@dataclass
+class _Run:
+    """One build's state between its steps."""
+
+    config: SiteConfig
+    roots: list[Path]
+    problems: Problems
+    report: BuildReport
+    claims: list[Claim]
+    cache_dir: Path
+    theme: str
+    old: BuildCache | None
+    context: BuildContext
+    new: BuildCache = field(init=False)
+    catalog: list[CatalogEntry] = field(default_factory=list)
+    owners: dict[str, str] = field(default_factory=dict)  # session id -> the source it was first read from
+    names: list[str] = field(default_factory=aggregate_names)  # every aggregate, in build order
+
+    def __post_init__(self) -> None:
+        self.new = BuildCache(key=build_cache.cache_key(), theme=self.theme)
+        self.report.catalog = self.catalog
+
+    @classmethod
+    def start(cls, config: SiteConfig) -> _Run:
+        """Check the folders, discover the sources, load the last build's cache when it still applies."""
+        if config.output is None:
+            raise ValueError("build() needs an output folder")
+        output = config.output.resolve()
+        roots = _roots(config)
+        for root in roots:
+            check_output(root, output)
+        problems = Problems(_common_root(roots))
+        found = discover(
+            roots[0] if len(roots) == 1 else roots, problems, include=config.include, exclude=config.exclude
+        )
+        report = BuildReport(output=output, files=len(found.claims), ignored=len(found.ignored))
+        cache_dir = _cache_dir(config, roots, output)
+        theme = build_cache.theme_fingerprint(
+            config, [*config.template_dirs, templates_dir()], [*config.static_dirs, static_dir()]
+        )
+        old = None if config.clean else build_cache.load(cache_dir / "build.pickle")
+        if old is not None and old.theme != theme:
+            old = None
+        context = BuildContext.for_config(config, cache_dir)
+        return cls(config, roots, problems, report, found.claims, cache_dir, theme, old, context)
+
+    # ---- which aggregates
+
+    def choose_aggregates(self, plan: Plan, writer: SiteWriter, defer: frozenset[str]) -> _Aggregates:
+        """Rewrite the aggregates when a source changed or their published files are not what the cache says;
+        those named in ``defer`` may wait while their published files are complete."""
+        old = self.old
         unchanged = all(record is not None for _, record in plan)
         rewrite = (
             not unchanged
             or old is None
             or any(
-                old.aggregates.get(name, ("", []))[0] != _aggregate_fingerprint(theme, plan)
-                or not all(u in writer.previous for u in old.aggregates[name][1])
-                for name in _aggregate_names()
+                not _aggregate_current(old, name, _aggregate_fingerprint(self.theme, plan), writer)
+                for name in self.names
             )
         )
-        can_defer = (
-            rewrite
-            and old is not None
-            and {
-                n
-                for n in _aggregate_names()
-                if n in defer and n in old.aggregates and all(u in writer.previous for u in old.aggregates[n][1])
-            }
-        )
-        active = [name for name in _aggregate_names() if rewrite and name not in (can_defer or set())]
-        aggregates = [factory(config) for factory, name in zip(AGGREGATES, _aggregate_names()) if name in active]
-        owners: dict[str, str] = {}
+        deferred: set[str] = set()
+        if rewrite and old is not None:
+            deferred = {n for n in self.names if n in defer and n in old.aggregates and _published(old, n, writer)}
+        active = [
+            (name, factory(self.config))
+            for factory, name in zip(AGGREGATES, self.names)
+            if rewrite and name not in deferred
+        ]
+        return _Aggregates(rewrite, active)
+
+    # ---- sources
+
+    def take_sources(
+        self, plan: Plan, writer: SiteWriter, aggregates: _Aggregates, progress: ProgressHook | None
+    ) -> None:
+        """Each source in archive order: its fresh rendering, or what the cache kept of it."""
         tasks = [
-            SourceTask(key, claim.reader.name, claim.path, problems.root)
+            SourceTask(key, claim.reader.name, claim.path, self.problems.root)
             for (key, claim), record in plan
             if record is None
         ]
-        fresh = iter(())
-        if tasks:
-            from sitegen.build.worker import default_jobs, run_sources
-
-            jobs = config.jobs or default_jobs()
-            if sum(_size(t.path) for t in tasks) < PARALLEL_MIN_BYTES:
-                jobs = 1
-            site["_spool"] = str(writer.spool_dir())  # workers render pages into files there
-            fresh = run_sources(tasks, config, list(AGGREGATES), site, jobs)
+        fresh = self._render(tasks, writer)
         for done, ((key, claim), record) in enumerate(plan):
             if progress:
-                progress(done, len(plan), problems.display(claim.path))
+                progress(done, len(plan), self.problems.display(claim.path))
             if record is None:
-                result = next(fresh)
-                record = _record(claim, result, cache_dir)
-                problems.items.extend(result.problems)
-                report.redactions.update(result.redactions)
-                items = {s.id: s.items for s in result.sessions}
-                _take(result.sessions, writer, problems, owners, report, claim, aggregates, items, fresh=True)
+                record = self._take_result(claim, next(fresh), writer, aggregates)
             else:
-                items = _load_items(cache_dir, key, active)
-                if any(name not in items.get(s.id, {}) for s in record.sessions for name in active):
-                    # Damaged or missing cache items: render this source again, here.
-                    from sitegen.build.worker import SourceWorker
-
-                    site.setdefault("_spool", str(writer.spool_dir()))
-                    result = SourceWorker(config, list(AGGREGATES), site).run(
-                        SourceTask(key, claim.reader.name, claim.path, problems.root)
-                    )
-                    record = _record(claim, result, cache_dir)
-                    problems.items.extend(result.problems)
-                    report.redactions.update(result.redactions)
-                    _take(
-                        result.sessions,
-                        writer,
-                        problems,
-                        owners,
-                        report,
-                        claim,
-                        aggregates,
-                        {s.id: s.items for s in result.sessions},
-                        fresh=True,
-                    )
-                else:
-                    problems.items.extend(record.problems)
-                    report.redactions.update(record.redactions)
-                    _take(record.sessions, writer, problems, owners, report, claim, aggregates, items, fresh=False)
-            new.sources[key] = record
+                record = self._take_cached(key, claim, record, writer, aggregates)
+            self.new.sources[key] = record
         if progress:
             progress(len(plan), len(plan), "")
-        if not report.sessions:
-            if not found.claims:
-                problems.add(roots[0], None, "no session files found", "discover")
-            report.problems = problems.items
-            report.seconds = time.perf_counter() - started
-            writer.abort()
-            return report
-        aggregate_print = _aggregate_fingerprint(theme, [((key, None), record) for key, record in new.sources.items()])
-        if aggregates:
-            from sitegen.site.render import Renderer
 
-            renderer = Renderer(site, config.template_dirs, cache_dir / "templates")
-        for name, aggregate in zip(active, aggregates):
-            before = set(writer.written)
-            aggregate.write(writer, renderer, problems)
-            new.aggregates[name] = (aggregate_print, sorted(set(writer.written) - before))
-        for name in _aggregate_names():
-            if name in active:
+    def _render(self, tasks: list[SourceTask], writer: SiteWriter) -> Iterator[SourceResult]:
+        if not tasks:
+            return iter(())
+        jobs = self.config.jobs or default_jobs()
+        if sum(_size(t.path) for t in tasks) < PARALLEL_MIN_BYTES:
+            jobs = 1
+        context = self.context.with_spool(writer.spool_dir())  # workers render pages into files there
+        return run_sources(tasks, context, list(AGGREGATES), jobs)
+
+    def _take_cached(
+        self, key: str, claim: Claim, record: SourceRecord, writer: SiteWriter, aggregates: _Aggregates
+    ) -> SourceRecord:
+        items = build_cache.load_items(self.cache_dir, key, aggregates.names)
+        if any(name not in items.get(s.id, {}) for s in record.sessions for name in aggregates.names):
+            # Damaged or missing cache items: render this source again, here.
+            worker = SourceWorker(self.context.with_spool(writer.spool_dir()), list(AGGREGATES))
+            result = worker.run(SourceTask(key, claim.reader.name, claim.path, self.problems.root))
+            return self._take_result(claim, result, writer, aggregates)
+        self.problems.items.extend(record.problems)
+        self.report.redactions.update(record.redactions)
+        for s in record.sessions:
+            if self._claim_id(s.id, s.source, s.line):
+                for url in (s.url, *s.parts, *s.extra):
+                    writer.keep(url)
+                self._feed(s, claim, aggregates, items.get(s.id, {}))
+        return record
+
+    def _take_result(
+        self, claim: Claim, result: SourceResult, writer: SiteWriter, aggregates: _Aggregates
+    ) -> SourceRecord:
+        record = _record(claim, result, self.cache_dir, self.names)
+        self.problems.items.extend(result.problems)
+        self.report.redactions.update(result.redactions)
+        items = {s.id: s.items for s in result.sessions}  # by id: a repeated id's copy is skipped below
+        for s in result.sessions:
+            if not self._claim_id(s.id, s.source, s.line):
+                discard(s.pages)
+                discard(s.extra)
+            elif s.pages is not None:
+                for url, path in [*s.pages, *s.extra]:  # part 1 (the session's URL), later parts, parts.js, exports
+                    writer.write_file(url, path)
+                self._feed(s, claim, aggregates, items[s.id])
+        return record
+
+    def _claim_id(self, session_id: str, source: str, line: int | None) -> bool:
+        """False (and a problem) when another source already gave a session this id."""
+        if session_id in self.owners:
+            self.problems.add(
+                source,
+                line,
+                f"session id {session_id} already read from {self.owners[session_id]}; this copy skipped",
+                "render",
+            )
+            return False
+        return True
+
+    def _feed(
+        self, s: RenderedSession | SessionRecord, claim: Claim, aggregates: _Aggregates, items: dict[str, Any]
+    ) -> None:
+        """Count a published session and hand its items to the active aggregates, in archive order."""
+        self.owners[s.id] = s.source
+        self.report.sessions += 1
+        self.catalog.append(CatalogEntry(s.summary, claim.reader.name, claim.path))
+        for name, aggregate in aggregates.active:
+            if name in items:
+                aggregate.add(items[name])
+
+    # ---- aggregates, static files, publishing
+
+    def write_aggregates(self, writer: SiteWriter, aggregates: _Aggregates) -> None:
+        """Write the active aggregates; keep the files of the others (deferred ones are marked stale)."""
+        fingerprint = _aggregate_fingerprint(self.theme, [((key, None), rec) for key, rec in self.new.sources.items()])
+        if aggregates.active:
+            renderer = self.context.renderer()
+            for name, aggregate in aggregates.active:
+                before = set(writer.written)
+                aggregate.write(writer, renderer, self.problems)
+                self.new.aggregates[name] = (fingerprint, sorted(set(writer.written) - before))
+        for name in self.names:
+            if name in aggregates.names:
                 continue
-            stale = rewrite  # deferred: keep its files, and its old fingerprint so the next build redoes it
-            fingerprint, urls = old.aggregates[name]
-            new.aggregates[name] = (fingerprint if stale else aggregate_print, urls)
+            assert self.old is not None  # nothing to rewrite, or deferred: both need a previous build
+            stale = aggregates.rewrite  # deferred: keep its files, and its old fingerprint so the next build redoes it
+            old_fingerprint, urls = self.old.aggregates[name]
+            self.new.aggregates[name] = (old_fingerprint if stale else fingerprint, urls)
             for url in urls:
                 writer.keep(url)
             if stale:
-                report.deferred.append(name)
+                self.report.deferred.append(name)
+
+    def write_static(self, writer: SiteWriter, rewrite: bool) -> None:
         writer.copy_tree(static_dir(), "static")
-        for user_static in config.static_dirs:
+        for user_static in self.config.static_dirs:
             writer.copy_tree(user_static, "static")
         if not rewrite and "static/pygments.css" in writer.previous:
             writer.keep("static/pygments.css")  # same theme, same highlighting styles
         else:
-            from sitegen.site.markup import pygments_css
-
             writer.write("static/pygments.css", pygments_css())
         writer.write(".nojekyll", b"")
+
+    def publish(self, writer: SiteWriter) -> None:
+        report = self.report
         report.changed_urls = writer.changed_urls | writer.removed_urls
         report.changed = writer.commit()
         report.bytes_written = writer.bytes_written
         report.pages = len(writer.written)
-    report.published = True
-    report.problems = problems.items
-    report.cache_dir = cache_dir
-    _save_cache(cache_dir, new, problems)
-    report.seconds = time.perf_counter() - started
-    return report
+        report.published = True
+        report.problems = self.problems.items
+        report.cache_dir = self.cache_dir
+
+    def save_cache(self) -> None:
+        try:
+            build_cache.save(self.cache_dir / "build.pickle", self.new)
+            keep = {
+                build_cache.items_path(self.cache_dir, key, name).name
+                for key in self.new.sources
+                for name in self.names
+            }
+            build_cache.prune_items(self.cache_dir, keep)
+        except OSError as exc:
+            self.problems.add(
+                self.cache_dir,
+                None,
+                f"could not save the build cache ({exc.strerror or exc}); the next build will be a full one",
+                "write",
+            )
 
 
 # ---------------------------------------------------------------- planning
 
 
-def _plan(
-    claims: list[Claim], old: build_cache.BuildCache | None, writer: SiteWriter, problems: Problems
-) -> list[tuple[tuple[str, Claim], build_cache.SourceRecord | None]]:
+def _plan(claims: list[Claim], old: BuildCache | None, writer: SiteWriter) -> Plan:
     """For each source: its cache record when it can be reused as is, else None."""
-    plan = []
+    plan: Plan = []
     for claim in claims:
         key = source_key(claim.reader.name, claim.path)
         record = old.sources.get(key) if old is not None else None
         if record is not None:
-            files = [claim.path, *claim.companions]
-            stamp = build_cache.stamp(files)
-            if record.reader != claim.reader.name:
-                record = None
-            elif record.stamp != stamp:
-                # Only the mtime moved? Same content means same output.
-                record = (
-                    build_cache.SourceRecord(
-                        record.reader, stamp, record.digest, record.sessions, record.problems, record.redactions
-                    )
-                    if build_cache.digest(files) == record.digest
-                    else None
-                )
-            if record is not None and not all(
-                all(u in writer.previous for u in (s.url, *s.extra, *s.parts)) for s in record.sessions
-            ):
-                record = None  # someone removed pages from the site: render again
+            record = _reusable(claim, record, writer)
         plan.append(((key, claim), record))
     return plan
 
 
-def _aggregate_names() -> list[str]:
-    return [getattr(factory, "name", factory.__name__) for factory in AGGREGATES]
+def _reusable(claim: Claim, record: SourceRecord, writer: SiteWriter) -> SourceRecord | None:
+    """The record, restamped when only the mtime moved; None when the source or its pages changed."""
+    files = [claim.path, *claim.companions]
+    stamp = build_cache.stamp(files)
+    if record.reader != claim.reader.name:
+        return None
+    if record.stamp != stamp:
+        if build_cache.digest(files) != record.digest:
+            return None
+        # Only the mtime moved: same content means same output.
+        record = SourceRecord(record.reader, stamp, record.digest, record.sessions, record.problems, record.redactions)
+    if not all(all(u in writer.previous for u in (s.url, *s.extra, *s.parts)) for s in record.sessions):
+        return None  # someone removed pages from the site: render again
+    return record
 
 
-def _aggregate_fingerprint(theme: str, plan: list) -> str:
+def _aggregate_fingerprint(theme: str, plan: list[tuple[tuple[str, Any], SourceRecord | None]]) -> str:
     """The state the aggregates were written from: the theme and every source's content."""
     h = hashlib.sha1(theme.encode())
     for (key, _claim), record in plan:
+        assert record is not None
         h.update(key.encode("utf-8", "surrogatepass"))
         h.update(record.digest.encode())
     return h.hexdigest()
 
 
-# ---------------------------------------------------------------- taking results
+def _published(old: BuildCache, name: str, writer: SiteWriter) -> bool:
+    """Every file the last build wrote for aggregate ``name`` is still in the site."""
+    return all(u in writer.previous for u in old.aggregates[name][1])
 
 
-def _take(
-    sessions: list,
-    writer: SiteWriter,
-    problems: Problems,
-    owners: dict[str, str],
-    report: BuildReport,
-    claim: Claim,
-    aggregates: list,
-    items: dict[str, dict[str, Any]],
-    fresh: bool,
-) -> None:
-    """Write (or keep) each session's files, feed the aggregates, in archive order."""
-    for s in sessions:
-        if s.id in owners:
-            problems.add(
-                s.source, s.line, f"session id {s.id} already read from {owners[s.id]}; this copy skipped", "render"
-            )
-            if fresh:
-                discard(s.pages)
-                discard(s.extra)
-            continue
-        if fresh:
-            if s.pages is None:
-                continue
-            for url, path in s.pages:  # part 1 (the session's URL), later parts, parts.js
-                writer.write_file(url, path)
-            for url, path in s.extra:
-                writer.write_file(url, path)
-        else:
-            for url in (s.url, *s.parts, *s.extra):
-                writer.keep(url)
-        owners[s.id] = s.source
-        report.sessions += 1
-        report.catalog.append(CatalogEntry(s.summary, claim.reader.name, claim.path))
-        collected = items.get(s.id, {})
-        for aggregate in aggregates:
-            name = getattr(aggregate, "name", type(aggregate).__name__)
-            if name in collected:
-                aggregate.add(collected[name])
+def _aggregate_current(old: BuildCache, name: str, fingerprint: str, writer: SiteWriter) -> bool:
+    return old.aggregates.get(name, ("", []))[0] == fingerprint and _published(old, name, writer)
 
 
-def _record(claim: Claim, result: SourceResult, cache_dir: Path) -> build_cache.SourceRecord:
+# ---------------------------------------------------------------- what the cache keeps
+
+
+def _record(claim: Claim, result: SourceResult, cache_dir: Path, names: list[str]) -> SourceRecord:
     """What the cache keeps of a freshly rendered source; its items go to a file of their own."""
     files = [claim.path, *claim.companions]
-    sessions = [
-        build_cache.SessionRecord(
-            s.id, s.url, s.source, s.line, s.summary, [u for u, _ in s.extra], [u for u, _ in s.pages[1:]]
-        )
-        for s in result.sessions
-        if s.pages is not None
-    ]
-    _store_items(cache_dir, result.key, {s.id: s.items for s in result.sessions if s.pages is not None})
-    return build_cache.SourceRecord(
+    rendered = [s for s in result.sessions if s.pages is not None]
+    build_cache.store_items(cache_dir, result.key, names, {s.id: s.items for s in rendered})
+    return SourceRecord(
         claim.reader.name,
         build_cache.stamp(files),
         build_cache.digest(files),
-        sessions,
+        [_session_record(s) for s in rendered],
         result.problems,
         result.redactions,
     )
 
 
-def _items_path(cache_dir: Path, key: str, aggregate: str) -> Path:
-    digest = hashlib.sha1(key.encode("utf-8", "surrogatepass")).hexdigest()
-    return cache_dir / "items" / f"{digest}.{aggregate}.pickle"
-
-
-def _store_items(cache_dir: Path, key: str, items: dict[str, dict[str, Any]]) -> None:
-    """One file per source and aggregate, so a build loads only what its active aggregates need."""
-    try:
-        for name in _aggregate_names():
-            path = _items_path(cache_dir, key, name)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            with open(tmp, "wb") as fh:
-                pickle.dump(
-                    {sid: got[name] for sid, got in items.items() if name in got}, fh, protocol=pickle.HIGHEST_PROTOCOL
-                )
-            os.replace(tmp, path)
-    except OSError:
-        pass  # a cache that cannot be written only costs speed next time
-
-
-def _load_items(cache_dir: Path, key: str, names: list[str]) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = {}
-    for name in names:
-        try:
-            with open(_items_path(cache_dir, key, name), "rb") as fh:
-                items = pickle.load(fh)
-        except Exception:  # noqa: BLE001 - a damaged cache file means that source's items are missing
-            continue
-        if isinstance(items, dict):
-            for sid, item in items.items():
-                out.setdefault(sid, {})[name] = item
-    return out
-
-
-def source_key(reader: str, path: Path) -> str:
-    return f"{reader}:{path}"
-
-
-def cached_items(cache_dir: Path, reader: str, path: Path, aggregate: str) -> dict[str, Any]:
-    """session id -> what ``aggregate`` collected from it, as the last build cached it."""
-    return {sid: got[aggregate] for sid, got in _load_items(cache_dir, source_key(reader, path), [aggregate]).items()}
-
-
-def _save_cache(cache_dir: Path, new: build_cache.BuildCache, problems: Problems) -> None:
-    try:
-        build_cache.save(cache_dir / "build.pickle", new)
-        keep = {_items_path(cache_dir, key, name).name for key in new.sources for name in _aggregate_names()}
-        for path in (cache_dir / "items").glob("*.pickle"):
-            if path.name not in keep:
-                path.unlink(missing_ok=True)
-    except OSError as exc:
-        problems.add(
-            cache_dir,
-            None,
-            f"could not save the build cache ({exc.strerror or exc}); the next build will be a full one",
-            "write",
-        )
+def _session_record(s: RenderedSession) -> SessionRecord:
+    pages = s.pages or []
+    return SessionRecord(s.id, s.url, s.source, s.line, s.summary, [u for u, _ in s.extra], [u for u, _ in pages[1:]])
 
 
 # ---------------------------------------------------------------- paths

@@ -39,7 +39,9 @@ class BuildReport:
     cache_dir: Path | None = None  # where this build's cached aggregate items are (see cached_items)
 
     def summary_line(self) -> str:
-        head = f"built {self.sessions} session{'s' if self.sessions != 1 else ''} from {self.files} file{'s' if self.files != 1 else ''} in {self.seconds:.1f}s"
+        sessions = f"{self.sessions} session{'s' if self.sessions != 1 else ''}"
+        files = f"{self.files} file{'s' if self.files != 1 else ''}"
+        head = f"built {sessions} from {files} in {self.seconds:.1f}s"
         extras = [f"{len(self.problems)} problem{'s' if len(self.problems) != 1 else ''}"]
         redacted = sum(self.redactions.values())
         if redacted:

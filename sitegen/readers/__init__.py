@@ -1,7 +1,15 @@
 """Format readers: the ordered registry and archive discovery.
 
-Adding a format means adding one module here and one line to READER_MODULES;
-nothing downstream changes.
+Adding a format means adding one module (or package) here and one line to
+READER_MODULES; nothing downstream changes. What readers share lives beside
+them: ``base`` (the Reader, one sniff per file, times), ``files`` (reading files
+inside the archive only), ``safejson`` (JSON no value can break), ``finish``
+(what every session passes on its way out: sound field types, encodable
+strings), ``builder`` (a session's bookkeeping), ``tools`` (tool categories and
+a call's command, path and diff) and ``_util`` (small field and SQLite helpers).
+
+Everything in an archive is untrusted: discovery runs every ``detect`` inside a
+per-path guard, and follows a symlink only when it stays inside the archive.
 """
 
 from __future__ import annotations
@@ -15,9 +23,21 @@ from functools import lru_cache
 from pathlib import Path
 
 from sitegen.model import Problems
-from sitegen.readers.base import Reader, Sniff, iter_jsonl, load_json, parse_time, sniff
+from sitegen.readers.base import Reader, Sniff, parse_time, sniff
+from sitegen.readers.files import iter_jsonl, load_json, outside_archive
 
-__all__ = ["Problems", "Reader", "Sniff", "registry", "discover", "Claim", "iter_jsonl", "load_json", "parse_time", "sniff"]
+__all__ = [
+    "Problems",
+    "Reader",
+    "Sniff",
+    "registry",
+    "discover",
+    "Claim",
+    "iter_jsonl",
+    "load_json",
+    "parse_time",
+    "sniff",
+]
 
 # Order matters only when two readers could claim the same path: most specific first.
 READER_MODULES = (
@@ -78,8 +98,24 @@ class DiscoveryResult:
     ignored: list[Path] = field(default_factory=list)  # files that are not sessions
 
 
-def _companions(reader: Reader, path: Path) -> tuple[Path, ...]:
-    return tuple(reader.companions(path))
+def _companions(reader: Reader, path: Path, problems: Problems) -> tuple[Path, ...]:
+    try:
+        return tuple(reader.companions(path))
+    except Exception as exc:  # noqa: BLE001 - a companions bug must not stop discovery
+        problems.add(
+            path, None, f"{reader.name}: cannot list the files it reads ({type(exc).__name__}: {exc})", "discover"
+        )
+        return ()
+
+
+def _detects(reader: Reader, sniffed: Sniff, problems: Problems) -> bool:
+    """``reader.detect`` inside the per-path guard: a file that breaks a detect (a first line
+    nested 10,000 deep, say) is one problem line, never the end of the build."""
+    try:
+        return reader.detect(sniffed)
+    except Exception as exc:  # noqa: BLE001 - a detect bug must not stop discovery
+        problems.add(sniffed.path, None, f"{reader.name} detect failed ({type(exc).__name__}: {exc})", "discover")
+        return False
 
 
 def discover(
@@ -99,24 +135,13 @@ def discover(
     Files a claimed source consumes (its companions) are not offered again.
     """
     readers = readers or registry()
-    result = DiscoveryResult()
     if not isinstance(root, (str, os.PathLike)):
-        # Several roots (sessite build --discover): a path found twice is claimed once.
-        taken: set[Path] = set()
-        for one in root:
-            part = discover(Path(one), problems, readers, include, exclude)
-            for claim in part.claims:
-                if claim.path not in taken:
-                    taken.add(claim.path)
-                    taken.update(claim.companions)
-                    result.claims.append(claim)
-            result.ignored.extend(p for p in part.ignored if p not in taken)
-            taken.update(part.ignored)
-        return result
+        return _discover_each(root, problems, readers, include, exclude)
+    result = DiscoveryResult()
     keep = SourceFilter(root, include, exclude)
     if root.is_file():
         if keep.allows(root):
-            _offer_file(root, readers, result, problems, set())
+            _offer_file(root, readers, result, problems, set())  # a root given as a symlink is fine
         return result
     dir_readers = [r for r in readers if r.claims_directories]
     consumed: set[Path] = set()
@@ -127,14 +152,18 @@ def discover(
         dirnames[:] = sorted(
             d for d in dirnames if d not in _SKIP_DIRS and not d.startswith(".") and not keep.excludes(here / d)
         )
+        for name in dirnames:
+            if (here / name).is_symlink():  # not walked (os.walk keeps to real folders): only said when it leads out
+                outside_archive(here / name, problems, "discover")
         folder = Sniff(here)
-        claimed = next((r for r in dir_readers if r.detect(folder)), None)
+        claimed = next((r for r in dir_readers if _detects(r, folder, problems)), None)
         if claimed is not None and not keep.allows(here):
-            consumed.update(_companions(claimed, here))  # a filtered-out folder source: its files are not offered alone
+            # a filtered-out folder source: its files are not offered alone
+            consumed.update(_companions(claimed, here, problems))
         elif claimed is not None:
             # The folder's own files are consumed; anything else in it (e.g. Claude Code
             # sessions sharing ~/.claude/projects with sage) is still offered below.
-            comps = _companions(claimed, here)
+            comps = _companions(claimed, here, problems)
             consumed.update(comps)
             result.claims.append(Claim(claimed, here, comps))
         for name in sorted(filenames):
@@ -143,7 +172,31 @@ def discover(
             path = here / name
             if path in consumed or not keep.allows(path):
                 continue
+            if path.is_symlink() and outside_archive(path, problems, "discover"):
+                continue
             _offer_file(path, readers, result, problems, consumed)
+    return result
+
+
+def _discover_each(
+    roots: Sequence[Path],
+    problems: Problems,
+    readers: tuple[Reader, ...],
+    include: Sequence[str],
+    exclude: Sequence[str],
+) -> DiscoveryResult:
+    """Several roots (sessite build --discover): a path found twice is claimed once."""
+    result = DiscoveryResult()
+    taken: set[Path] = set()
+    for one in roots:
+        part = discover(Path(one), problems, readers, include, exclude)
+        for claim in part.claims:
+            if claim.path not in taken:
+                taken.add(claim.path)
+                taken.update(claim.companions)
+                result.claims.append(claim)
+        result.ignored.extend(p for p in part.ignored if p not in taken)
+        taken.update(part.ignored)
     return result
 
 
@@ -203,18 +256,17 @@ def _offer_file(
     for reader in readers:
         if reader.claims_directories and not reader.claims_files:
             continue
-        try:
-            hit = reader.detect(sniffed)
-        except Exception as exc:  # a detect bug must not stop discovery
-            problems.add(path, None, f"{reader.name} detect failed: {exc}", "discover")
-            hit = False
-        if hit:
-            comps = _companions(reader, path)
+        if _detects(reader, sniffed, problems):
+            comps = _companions(reader, path, problems)
             consumed.update(comps)
             result.claims.append(Claim(reader, path, comps))
             return
     result.ignored.append(path)
-    if path.suffix.lower() in {".json", ".jsonl"} and path.stat().st_size > 0:
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return  # gone since it was listed
+    if path.suffix.lower() in {".json", ".jsonl"} and size > 0:
         problems.add(path, None, "not a recognised session format; skipped", "discover")
-    elif path.suffix.lower() not in _QUIET_SUFFIXES and path.stat().st_size == 0:
+    elif path.suffix.lower() not in _QUIET_SUFFIXES and size == 0:
         problems.add(path, None, "empty file; skipped", "discover")

@@ -1,4 +1,4 @@
-"""Small helpers shared by the OpenCode, Cline, Amp and Cursor readers.
+"""Small helpers every reader may share.
 
 Not a reader (it is not in READER_MODULES): event-id bookkeeping, defensive
 field access, unified diffs, and read-only SQLite access that never touches a
@@ -8,14 +8,15 @@ running agent's database.
 from __future__ import annotations
 
 import difflib
-import json
+import math
 import sqlite3
 from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from sitegen.readers.base import decode_bytes
+from sitegen.readers.files import decode_bytes
+from sitegen.readers.safejson import loads
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 # Beyond this many lines a diff is written as plain removal + addition (difflib is quadratic).
@@ -23,46 +24,82 @@ _DIFF_MAX_LINES = 4000
 
 
 class Ids:
-    """Hands out event ids unique within one session."""
+    """Hands out event ids unique within one session (``base``, then ``base-2``, ``base-3`` …).
 
-    def __init__(self) -> None:
+    ``sep`` joins a repeated base and its count; a format keeps the one its
+    permalinks have always used.
+    """
+
+    def __init__(self, sep: str = "-") -> None:
         self.used: set[str] = set()
+        self.sep = sep
+        # A repeated base -> the count to try next: every lower one is taken, and stays taken,
+        # so 40,000 events sharing one base cost 40,000 steps, not 40,000² / 2.
+        self._next: dict[str, int] = {}
 
     def take(self, base: str) -> str:
+        """``base``, or ``base-N`` with the smallest N (from 2) not yet taken."""
         base = base or "e"
         if base not in self.used:
             self.used.add(base)
             return base
-        n = 2
-        while f"{base}-{n}" in self.used:
+        n = self._next.get(base, 2)
+        while (taken := f"{base}{self.sep}{n}") in self.used:
             n += 1
-        self.used.add(f"{base}-{n}")
-        return f"{base}-{n}"
+        self.used.add(taken)
+        self._next[base] = n + 1
+        return taken
 
 
 def to_int(value: Any) -> int:
-    """A count from a JSON value (0 for anything that is not a number)."""
-    if isinstance(value, bool):
-        return 0
-    if isinstance(value, int):
-        return value
+    """A count from a JSON value (0 for anything that is not a number, or not a sane one:
+    NaN, infinities, beyond ±2**63, "²")."""
     if isinstance(value, float):
-        return int(value)
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value.strip())
-    return 0
+        value = int(value) if math.isfinite(value) else None
+    elif isinstance(value, str) and value.strip().startswith("-"):
+        return 0  # a count written as text is never negative
+    number = opt_int(value)
+    return 0 if number is None else number
 
 
 def opt_int(value: Any) -> int | None:
+    """A whole number from a JSON value, or None (unlike ``to_int``, a missing count is not 0).
+
+    Numbers beyond ±2**63 are None too: no count is that big, and sums of them would
+    overflow what pages, exports and SQLite can hold.
+    """
     if isinstance(value, bool):
         return None
-    if isinstance(value, int):
+    if isinstance(value, float):
+        value = int(value) if value.is_integer() else None  # NaN and infinities are not integers
+    elif isinstance(value, str):
+        text = value.strip()
+        digits = text[1:] if text.startswith("-") else text
+        value = int(text) if digits.isascii() and digits.isdigit() and len(digits) <= _INT_DIGITS else None
+    if isinstance(value, int) and -_INT_LIMIT < value < _INT_LIMIT:
         return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value.strip())
     return None
+
+
+def to_float(value: Any) -> float | None:
+    """A finite amount (a cost, a duration) from a JSON number, else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:  # an int beyond the double range
+        return None
+    return number if math.isfinite(number) else None
+
+
+_INT_LIMIT = 2**63
+_INT_DIGITS = 19
+
+
+def shown(value: Any, limit: int = 60) -> str:
+    """A value quoted in a problem or a title: its repr, cut to a readable length."""
+    quoted = repr(value)
+    return quoted if len(quoted) <= limit else quoted[: limit - 1] + "…"
 
 
 def text_of(value: Any) -> str | None:
@@ -83,18 +120,20 @@ def maybe_json(value: Any) -> Any:
         stripped = value.strip()
         if stripped[:1] in ("{", "[", '"') or stripped in ("true", "false", "null") or stripped[:1].isdigit():
             try:
-                return json.loads(stripped)
+                return loads(stripped)
             except ValueError:
                 return value
     return value
 
 
 def shorten(text: str, limit: int = 100) -> str:
+    """One line of at most ``limit`` characters (whitespace folded, an ellipsis when cut)."""
     flat = " ".join(text[: limit * 8].split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
 def project_of(cwd: str | None) -> str | None:
+    """The project name a session is filed under: the last folder of its working directory."""
     if not cwd:
         return None
     name = cwd.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
@@ -171,7 +210,10 @@ def wal_note(path: Path) -> str | None:
     wal = path.with_name(path.name + "-wal")
     try:
         if wal.is_file() and wal.stat().st_size > 0:
-            return f"{wal.name} is not empty: changes the app has not yet written into {path.name} are not read (quit the app for a complete read)"
+            return (
+                f"{wal.name} is not empty: changes the app has not yet written into {path.name} are not read"
+                " (quit the app for a complete read)"
+            )
     except OSError:
         return None
     return None

@@ -15,41 +15,39 @@ are kept in the details, unknown block kinds become UNKNOWN events.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from sitegen.model import Block, Event, Kind, Problems, Session, SourceRef, ToolCategory, Usage, make_session_id
-from sitegen.readers._util import Ids, maybe_json, obj, opt_int, project_of, text_of, to_int, unified_diff
-from sitegen.readers.base import Reader, Sniff, as_text, load_json, parse_time
+from sitegen.model import Block, Event, Kind, Problems, Session, ToolCategory, Usage
+from sitegen.readers._util import maybe_json, obj, opt_int, text_of, to_float, to_int
+from sitegen.readers.base import Reader, Sniff, as_text, parse_time
+from sitegen.readers.builder import SessionBuilder, last_index
+from sitegen.readers.files import load_json
+from sitegen.readers.tools import DiffRule, replace_diff, tool_category, tool_input, write_diff
 
 NAME = "amp"
 AGENT = "amp"
 
-_CATEGORY = {
-    "bash": ToolCategory.SHELL,
-    "shell": ToolCategory.SHELL,
-    "edit_file": ToolCategory.EDIT,
+# Names only Amp uses; the rest come from the shared table.
+_CATEGORIES = {
     "create_file": ToolCategory.EDIT,
     "undo_edit": ToolCategory.EDIT,
     "format_file": ToolCategory.EDIT,
-    "apply_patch": ToolCategory.EDIT,
-    "read": ToolCategory.READ,
-    "read_file": ToolCategory.READ,
-    "grep": ToolCategory.SEARCH,
-    "glob": ToolCategory.SEARCH,
-    "list_directory": ToolCategory.SEARCH,
     "codebase_search_agent": ToolCategory.SEARCH,
     "finder": ToolCategory.SEARCH,
-    "web_search": ToolCategory.WEB,
     "read_web_page": ToolCategory.WEB,
-    "task": ToolCategory.TASK,
 }
+_DIFFS: dict[str, DiffRule] = {"edit_file": replace_diff(("old_str",), ("new_str",)), "create_file": write_diff()}
+_PATH_KEYS = ("path", "filePath", "file_path")
+_COMMAND_KEYS = ("cmd", "command")
 _MESSAGE_KEYS = {"role", "messageId", "content", "state", "usage", "meta"}
 _THREAD_KEYS = {"v", "id", "created", "title", "messages", "env"}
+# Events a message's usage can be shown on.
+_USAGE_KINDS = (Kind.ASSISTANT, Kind.THINKING, Kind.TOOL_CALL, Kind.USER)
 
 
 class AmpReader(Reader):
@@ -68,7 +66,7 @@ class AmpReader(Reader):
             return True
         return '"id":"T-' in compact and '"messages":[' in compact and ('"v":' in compact or '"created":' in compact)
 
-    def read(self, path: Path, problems: Problems) -> Iterator[Session]:
+    def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
         doc = load_json(path, problems)
         if doc is None:
             return
@@ -81,38 +79,42 @@ class AmpReader(Reader):
 READER = AmpReader()
 
 
+class _Thread(SessionBuilder):
+    """One thread as it is read: its events, and the credits its messages spent."""
+
+    credits: float = 0.0
+
+
 def _thread(doc: dict[str, Any], path: Path, problems: Problems) -> Session:
-    tid = text_of(doc.get("id")) or path.stem
     messages = doc.get("messages")
     if not isinstance(messages, list):
         problems.add(path, None, "amp: thread has no messages array")
         messages = []
-    ids = Ids()
-    events: list[Event] = []
-    models: list[str] = []
-    skipped: Counter = Counter()
-    credits = 0.0
+    thread = _Thread(NAME, path, problems, agent=AGENT, label=NAME)
     last_ts = parse_time(doc.get("created"))
     for index, message in enumerate(messages):
         where = f"messages[{index}]"
         if not isinstance(message, dict):
-            problems.add(path, None, f"amp: {where} is a {type(message).__name__}, not an object; shown as raw JSON")
-            events.append(Event(id=ids.take(f"m{index}"), kind=Kind.UNKNOWN, title="Amp message", raw=message))
+            thread.report(None, f"{where} is a {type(message).__name__}, not an object; shown as raw JSON")
+            thread.emit(f"m{index}", kind=Kind.UNKNOWN, title="Amp message", raw=message)
             continue
-        new, model, ts, spent = _message_events(message, index, where, path, problems, ids, last_ts)
+        before = len(thread.events)
+        try:
+            ts = _message(thread, message, index, where, last_ts)
+        except Exception as exc:  # noqa: BLE001 - one odd message must not stop the thread
+            thread.unreadable(None, where, message, exc)
+            continue
         last_ts = ts or last_ts
-        credits += spent
-        if model and model not in models:
-            models.append(model)
-        if not new:
-            skipped["empty message"] += 1
-        events.extend(new)
+        if len(thread.events) == before:
+            thread.skip("empty message")
+    return _session(doc, path, thread)
 
+
+def _session(doc: dict[str, Any], path: Path, thread: _Thread) -> Session:
     env = obj(doc.get("env"))
     initial = obj(env.get("initial"))
-    trees = (
-        [t for t in initial.get("trees") or [] if isinstance(t, dict)] if isinstance(initial.get("trees"), list) else []
-    )
+    listed = initial.get("trees")
+    trees = [t for t in listed or [] if isinstance(t, dict)] if isinstance(listed, list) else []
     cwd = _file_path(text_of(trees[0].get("uri"))) if trees else None
     meta: dict[str, Any] = {}
     if doc.get("v") is not None:
@@ -121,26 +123,19 @@ def _thread(doc: dict[str, Any], path: Path, problems: Problems) -> Session:
         meta["trees"] = [t.get("displayName") or t.get("uri") for t in trees]
     if isinstance(initial.get("tags"), list) and initial["tags"]:
         meta["tags"] = initial["tags"]
-    if credits:
-        meta["credits"] = round(credits, 6)
+    if thread.credits:
+        meta["credits"] = round(thread.credits, 6)
     for key, value in doc.items():
         if key not in _THREAD_KEYS and isinstance(value, (str, int, float, bool)) and value not in ("", None):
             meta[key] = value
-    stamps = [e.timestamp for e in events if e.timestamp]
-    started = parse_time(doc.get("created"))
-    return Session(
-        id=make_session_id(NAME, tid),
-        source=SourceRef(str(path), NAME),
-        agent=AGENT,
-        events=tuple(events),
+    created = parse_time(doc.get("created"))
+    return thread.finish(
+        text_of(doc.get("id")) or path.stem,
         title=text_of(doc.get("title")),
-        started=started or (min(stamps) if stamps else None),
-        ended=max(stamps) if stamps else started,
+        started=created,
+        ended=thread.span()[1] or created,
         cwd=cwd,
-        project=project_of(cwd),
-        models=tuple(models),
         meta=meta,
-        skipped=dict(skipped),
     )
 
 
@@ -152,78 +147,104 @@ def _file_path(uri: str | None) -> str | None:
     return uri
 
 
-def _message_events(
-    message: dict[str, Any], index: int, where: str, path: Path, problems: Problems, ids: Ids, last_ts: Any
-) -> tuple[list[Event], str | None, Any, float]:
+def _message(
+    thread: _Thread, message: dict[str, Any], index: int, where: str, last_ts: datetime | None
+) -> datetime | None:
+    """Emit one message's events; returns its own time (None when it has none)."""
     role = message.get("role")
     mid = message.get("messageId")
-    base = (
-        f"m{mid}"
-        if isinstance(mid, int) and not isinstance(mid, bool)
-        else (str(mid) if isinstance(mid, str) and mid else f"m{index}")
-    )
+    if isinstance(mid, int) and not isinstance(mid, bool):
+        base = f"m{mid}"
+    else:
+        base = str(mid) if isinstance(mid, str) and mid else f"m{index}"
     usage_raw = obj(message.get("usage"))
-    meta_raw = obj(message.get("meta"))
     ts = (
-        parse_time(meta_raw.get("sentAt"))
+        parse_time(obj(message.get("meta")).get("sentAt"))
         or parse_time(usage_raw.get("timestamp"))
         or parse_time(message.get("timestamp"))
     )
-    model = text_of(usage_raw.get("model"))
     content = message.get("content")
     if isinstance(content, str):
         content = [{"type": "text", "text": content}]
     if role not in ("user", "assistant") or not isinstance(content, list):
-        problems.add(
-            path,
-            None,
-            f"amp: {where} has role {role!r} and content of type {type(content).__name__}; shown as raw JSON",
-        )
-        return (
-            [Event(id=ids.take(base), kind=Kind.UNKNOWN, timestamp=ts or last_ts, title="Amp message", raw=message)],
-            None,
-            ts,
-            0.0,
-        )
-    ts_shown = ts or last_ts
+        kind_of = type(content).__name__
+        thread.report(None, f"{where} has role {role!r} and content of type {kind_of}; shown as raw JSON")
+        thread.emit(base, kind=Kind.UNKNOWN, timestamp=ts or last_ts, title="Amp message", raw=message)
+        return ts
+    model = text_of(usage_raw.get("model"))
     kind = Kind.USER if role == "user" else Kind.ASSISTANT
-    events: list[Event] = []
+    start = len(thread.events)
     for bindex, block in enumerate(content):
-        bid = f"{base}-{bindex}"
-        if not isinstance(block, dict):
-            events.append(
-                Event(id=ids.take(bid), kind=Kind.UNKNOWN, timestamp=ts_shown, title="Amp content block", raw=block)
-            )
-            continue
-        btype = block.get("type")
-        if btype == "text":
-            events.append(
-                Event(
-                    id=ids.take(bid),
-                    kind=kind,
-                    timestamp=ts_shown,
-                    text=as_text(block.get("text")),
-                    model=model if kind == Kind.ASSISTANT else None,
-                )
-            )
-        elif btype in ("thinking", "redacted_thinking"):
-            text = as_text(block.get("thinking")) if btype == "thinking" else "(redacted thinking)"
-            meta = {"provider": block["provider"]} if text_of(block.get("provider")) else {}
-            events.append(
-                Event(id=ids.take(bid), kind=Kind.THINKING, timestamp=ts_shown, text=text, model=model, meta=meta)
-            )
-        elif btype == "tool_use":
-            events.append(_tool_call(block, bid, ts_shown, model, ids))
-        elif btype == "tool_result":
-            events.append(_tool_result(block, bid, ts_shown, ids))
-        elif btype == "image":
-            events.append(Event(id=ids.take(bid), kind=kind, timestamp=ts_shown, blocks=(_image(block),)))
-        else:
-            problems.add(path, None, f"amp: {where}.content[{bindex}] has unknown type {btype!r}; shown as raw JSON")
-            events.append(
-                Event(id=ids.take(bid), kind=Kind.UNKNOWN, timestamp=ts_shown, title=f"Amp block {btype!r}", raw=block)
-            )
+        _block(thread, block, f"{base}-{bindex}", f"{where}.content[{bindex}]", kind, ts or last_ts, model)
+    _message_usage(thread, message, start, base, kind, ts or last_ts, model)
+    thread.model(model)
+    return ts
 
+
+def _block(
+    thread: _Thread, block: Any, bid: str, where: str, kind: Kind, ts: datetime | None, model: str | None
+) -> None:
+    if not isinstance(block, dict):
+        thread.emit(bid, kind=Kind.UNKNOWN, timestamp=ts, title="Amp content block", raw=block)
+        return
+    btype = block.get("type")
+    if btype == "text":
+        own_model = model if kind == Kind.ASSISTANT else None
+        thread.emit(bid, kind=kind, timestamp=ts, text=as_text(block.get("text")), model=own_model)
+    elif btype in ("thinking", "redacted_thinking"):
+        text = as_text(block.get("thinking")) if btype == "thinking" else "(redacted thinking)"
+        meta = {"provider": block["provider"]} if text_of(block.get("provider")) else {}
+        thread.emit(bid, kind=Kind.THINKING, timestamp=ts, text=text, model=model, meta=meta)
+    elif btype == "tool_use":
+        thread.add(_tool_call(block, bid, ts, model, thread))
+    elif btype == "tool_result":
+        thread.add(_tool_result(block, bid, ts, thread))
+    elif btype == "image":
+        thread.emit(bid, kind=kind, timestamp=ts, blocks=(_image(block),))
+    else:
+        thread.report(None, f"{where} has unknown type {btype!r}; shown as raw JSON")
+        thread.emit(bid, kind=Kind.UNKNOWN, timestamp=ts, title=f"Amp block {btype!r}", raw=block)
+
+
+def _message_usage(
+    thread: _Thread,
+    message: dict[str, Any],
+    start: int,
+    base: str,
+    kind: Kind,
+    ts: datetime | None,
+    model: str | None,
+) -> None:
+    """The message's usage, credits and other facts, on its last event that can show them."""
+    usage_raw = obj(message.get("usage"))
+    extra = _message_extra(message)
+    usage = Usage(
+        input_tokens=to_int(usage_raw.get("inputTokens")),
+        output_tokens=to_int(usage_raw.get("outputTokens")),
+        cache_read_tokens=to_int(usage_raw.get("cacheReadInputTokens")),
+        cache_write_tokens=to_int(usage_raw.get("cacheCreationInputTokens")),
+    )
+    credits = to_float(usage_raw.get("credits"))
+    if credits:
+        thread.credits += credits
+        extra["credits"] = usage_raw["credits"]
+    if not (usage or extra):
+        return
+    target = last_index(thread.events, lambda e: e.kind in _USAGE_KINDS, since=start)
+    if target is None:
+        thread.emit(base, kind=kind, timestamp=ts, model=model if kind == Kind.ASSISTANT else None)
+        target = len(thread.events) - 1
+    event = thread.events[target]
+    thread.events[target] = replace(
+        event,
+        usage=usage or None,
+        model=event.model or (model if event.kind != Kind.USER else None),
+        meta={**event.meta, **extra},
+    )
+
+
+def _message_extra(message: dict[str, Any]) -> dict[str, Any]:
+    """A message's facts worth showing: an unusual state, the agent mode, keys this reader does not know."""
     extra: dict[str, Any] = {}
     state = obj(message.get("state"))
     if state and (
@@ -240,67 +261,18 @@ def _message_events(
             and value not in ("", None)
         ):
             extra[key] = value
-    usage = Usage(
-        input_tokens=to_int(usage_raw.get("inputTokens")),
-        output_tokens=to_int(usage_raw.get("outputTokens")),
-        cache_read_tokens=to_int(usage_raw.get("cacheReadInputTokens")),
-        cache_write_tokens=to_int(usage_raw.get("cacheCreationInputTokens")),
-    )
-    spent = (
-        float(usage_raw["credits"])
-        if isinstance(usage_raw.get("credits"), (int, float)) and not isinstance(usage_raw.get("credits"), bool)
-        else 0.0
-    )
-    if spent:
-        extra["credits"] = usage_raw["credits"]
-    if usage or extra:
-        target = next(
-            (
-                i
-                for i in range(len(events) - 1, -1, -1)
-                if events[i].kind in (Kind.ASSISTANT, Kind.THINKING, Kind.TOOL_CALL, Kind.USER)
-            ),
-            None,
-        )
-        if target is None and (usage or extra):
-            events.append(
-                Event(id=ids.take(base), kind=kind, timestamp=ts_shown, model=model if kind == Kind.ASSISTANT else None)
-            )
-            target = len(events) - 1
-        event = events[target]
-        events[target] = replace(
-            event,
-            usage=usage or None,
-            model=event.model or (model if event.kind != Kind.USER else None),
-            meta={**event.meta, **extra},
-        )
-    return events, model, ts, spent
+    return extra
 
 
-def _tool_call(block: dict[str, Any], bid: str, ts: Any, model: str | None, ids: Ids) -> Event:
+def _tool_call(block: dict[str, Any], bid: str, ts: datetime | None, model: str | None, thread: _Thread) -> Event:
     name = text_of(block.get("name")) or "tool"
     args = maybe_json(block.get("input"))
     call_id = text_of(block.get("id")) or bid
-    category = _CATEGORY.get(name.lower(), ToolCategory.OTHER)
-    fields: dict[str, Any] = {}
-    meta: dict[str, Any] = {}
-    if block.get("complete") is False:
-        meta["complete"] = False
-    if isinstance(args, dict):
-        file_path = text_of(args.get("path")) or text_of(args.get("filePath")) or text_of(args.get("file_path"))
-        if category == ToolCategory.SHELL:
-            fields["command"] = text_of(args.get("cmd")) or text_of(args.get("command"))
-        if file_path and category in (ToolCategory.EDIT, ToolCategory.READ, ToolCategory.SEARCH):
-            fields["path"] = file_path
-        lower = name.lower()
-        if lower == "edit_file" and file_path:
-            fields["diff"] = unified_diff(file_path, as_text(args.get("old_str")), as_text(args.get("new_str"))) or None
-        elif lower == "create_file" and file_path:
-            fields["diff"] = unified_diff(file_path, "", as_text(args.get("content"))) or None
-        if not fields.get("diff"):
-            fields.pop("diff", None)
+    category = tool_category(name, _CATEGORIES)
+    found = tool_input(args, category, _DIFFS.get(name.lower()), path_keys=_PATH_KEYS, command_keys=_COMMAND_KEYS)
+    meta: dict[str, Any] = {"complete": False} if block.get("complete") is False else {}
     return Event(
-        id=ids.take(call_id),
+        id=thread.ids.take(call_id),
         kind=Kind.TOOL_CALL,
         timestamp=ts,
         tool_name=name,
@@ -309,48 +281,19 @@ def _tool_call(block: dict[str, Any], bid: str, ts: Any, model: str | None, ids:
         call_id=call_id,
         model=model,
         meta=meta,
-        **fields,
+        command=found.command,
+        path=found.path,
+        diff=found.diff,
     )
 
 
-def _tool_result(block: dict[str, Any], bid: str, ts: Any, ids: Ids) -> Event:
+def _tool_result(block: dict[str, Any], bid: str, ts: datetime | None, thread: _Thread) -> Event:
     call_id = text_of(block.get("toolUseID")) or text_of(block.get("tool_use_id")) or text_of(block.get("toolUseId"))
     run = obj(block.get("run"))
     status = text_of(run.get("status"))
     result = maybe_json(run.get("result")) if "result" in run else block.get("content")
     error = run.get("error")
-    text = ""
-    diff = None
-    exit_code = None
-    blocks: tuple[Block, ...] = ()
-    meta: dict[str, Any] = {}
-    if isinstance(result, dict):
-        exit_code = opt_int(result.get("exitCode")) if "exitCode" in result else opt_int(result.get("exit_code"))
-        diff = text_of(result.get("diff"))
-        for key in ("output", "content", "text", "stdout", "result"):
-            if isinstance(result.get(key), str):
-                text = result[key]
-                break
-        else:
-            rest = {k: v for k, v in result.items() if k not in ("exitCode", "exit_code", "diff")}
-            if diff:  # an edit: the diff is the result; the rest (line range …) goes to the details
-                meta.update(rest)
-            else:
-                text = as_text(rest) if rest else ""
-        if isinstance(result.get("stderr"), str) and result["stderr"] and text != result["stderr"]:
-            text = f"{text}\n{result['stderr']}" if text else result["stderr"]
-    elif isinstance(result, list):
-        parts = []
-        for item in result:
-            if isinstance(item, dict) and item.get("type") == "image":
-                blocks += (_image(item),)
-            elif isinstance(item, dict) and isinstance(item.get("text"), str):
-                parts.append(item["text"])
-            else:
-                parts.append(as_text(item))
-        text = "\n".join(parts)
-    elif result is not None:
-        text = as_text(result)
+    text, blocks, meta, exit_code, diff = _result_parts(result)
     if error is not None:
         message = text_of(obj(error).get("message")) or as_text(error)
         text = f"{text}\n{message}" if text else message
@@ -362,7 +305,7 @@ def _tool_result(block: dict[str, Any], bid: str, ts: Any, ids: Ids) -> Event:
         or (exit_code is not None and exit_code != 0)
     )
     return Event(
-        id=ids.take(f"{bid}-result"),
+        id=thread.ids.take(f"{bid}-result"),
         kind=Kind.TOOL_RESULT,
         timestamp=ts,
         text=text,
@@ -373,6 +316,45 @@ def _tool_result(block: dict[str, Any], bid: str, ts: Any, ids: Ids) -> Event:
         diff=diff,
         meta=meta,
     )
+
+
+def _result_parts(result: Any) -> tuple[str, tuple[Block, ...], dict[str, Any], int | None, str | None]:
+    """(text, blocks, meta, exit code, diff) of a tool run's result, whatever its shape."""
+    if isinstance(result, dict):
+        return _result_object(result)
+    if isinstance(result, list):
+        parts = []
+        blocks: tuple[Block, ...] = ()
+        for item in result:
+            if isinstance(item, dict) and item.get("type") == "image":
+                blocks += (_image(item),)
+            elif isinstance(item, dict) and isinstance(item.get("text"), str):
+                parts.append(item["text"])
+            else:
+                parts.append(as_text(item))
+        return "\n".join(parts), blocks, {}, None, None
+    return (as_text(result) if result is not None else ""), (), {}, None, None
+
+
+def _result_object(result: dict[str, Any]) -> tuple[str, tuple[Block, ...], dict[str, Any], int | None, str | None]:
+    exit_code = opt_int(result.get("exitCode")) if "exitCode" in result else opt_int(result.get("exit_code"))
+    diff = text_of(result.get("diff"))
+    text = ""
+    meta: dict[str, Any] = {}
+    for key in ("output", "content", "text", "stdout", "result"):
+        if isinstance(result.get(key), str):
+            text = result[key]
+            break
+    else:
+        rest = {k: v for k, v in result.items() if k not in ("exitCode", "exit_code", "diff")}
+        if diff:  # an edit: the diff is the result; the rest (line range …) goes to the details
+            meta.update(rest)
+        else:
+            text = as_text(rest) if rest else ""
+    stderr = result.get("stderr")
+    if isinstance(stderr, str) and stderr and text != stderr:
+        text = f"{text}\n{stderr}" if text else stderr
+    return text, (), meta, exit_code, diff
 
 
 def _image(block: dict[str, Any]) -> Block:

@@ -1,12 +1,13 @@
 """The Reader interface and the small helpers every reader shares.
 
 A reader turns one path (a file or a directory it claims) into Sessions. It
-never raises on bad input: it reports a Problem and keeps what it can.
+never raises on bad input: it reports a Problem and keeps what it can; and
+``Reader.read``, the one way in for every caller, turns a reader's own slip into
+one problem line and makes each session sound (``finish``) before it goes on.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -14,6 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.model import Problems, Session
+from sitegen.readers.files import decode_bytes
+from sitegen.readers.finish import with_sound_fields, without_surrogates
+from sitegen.readers.safejson import as_text as as_text  # readers import it from here
+from sitegen.readers.safejson import loads, scrub_text
 
 # Bytes read to sniff a file's format; detect() must never read a whole file.
 SNIFF_BYTES = 64 * 1024
@@ -67,7 +72,7 @@ class Sniff:
             return None
         first = head.split("\n", 1)[0].strip()
         try:
-            obj = json.loads(first)
+            obj = loads(first)
         except ValueError:
             obj = None
         return head, first, obj if isinstance(obj, dict) else None
@@ -78,6 +83,8 @@ class Sniff:
         lines = text.split("\n")
         if len(text) >= SNIFF_BYTES:
             lines = lines[:-1]  # the last one is probably cut
+            if not any(line.strip() for line in lines):
+                lines = self._lines_after_long_first()  # one value made the first line longer than the sniff
         seen = 0
         for line in lines:
             line = line.strip()
@@ -87,17 +94,41 @@ class Sniff:
             if seen > count:
                 return
             try:
-                obj = json.loads(line)
+                obj = loads(line)
             except ValueError:
                 continue
             if isinstance(obj, dict):
                 yield obj
 
+    def _lines_after_long_first(self) -> list[str]:
+        """The complete lines in the ``SNIFF_BYTES`` after a first line longer than the sniff
+        (its end is looked for up to ``LONG_LINE_BYTES`` in), so one huge value on the first
+        line does not hide what the file is."""
+        try:
+            with open(self.path, "rb") as fh:
+                fh.seek(len(self.raw()))
+                for _ in range(LONG_LINE_BYTES // _CHUNK):
+                    chunk = fh.read(_CHUNK)
+                    end = chunk.find(b"\n")
+                    if end >= 0:
+                        after = (chunk[end + 1 :] + fh.read(SNIFF_BYTES))[:SNIFF_BYTES]
+                        lines = decode_bytes(after)[0].split("\n")
+                        return lines[:-1] if len(after) >= SNIFF_BYTES else lines
+                    if len(chunk) < _CHUNK:
+                        return []
+        except OSError:
+            pass
+        return []
+
+
+LONG_LINE_BYTES = 64 * 1024 * 1024
+_CHUNK = 1024 * 1024
+
 
 class Reader:
     """One per format. Stateless: path in, sessions out.
 
-    Subclasses set ``name`` and implement ``detect`` and ``read``; the rest are defaults.
+    Subclasses set ``name`` and implement ``detect`` and ``read_source``; the rest are defaults.
     """
 
     name: str = ""  # short format name, also used in session ids
@@ -113,13 +144,43 @@ class Reader:
         return self.detect(Sniff(path))
 
     def read(self, path: Path, problems: Problems) -> Iterator[Session]:
-        """Yield every session in ``path``; report bad input to ``problems``."""
+        """Yield every session in ``path``; report bad input to ``problems``; never raise.
+
+        Every caller reads through here: a reader bug costs the rest of its file (one
+        problem line, never a traceback); a field of the wrong type (``title: true``) is
+        made sound, and a session built from a file name that is not valid UTF-8 has its
+        strings repaired (``finish``), before anything renders it.
+        """
+        odd_names = _has_odd_name(path) or any(_has_odd_name(p) for p in self._companions_or_none(path))
+        try:
+            for session in self.read_source(path, problems):
+                session = with_sound_fields(session, problems, path)
+                yield without_surrogates(session) if odd_names else session
+        except Exception as exc:  # noqa: BLE001 - a reader bug costs only the rest of its file
+            problems.add(
+                path, None, f"{self.name} reader failed ({type(exc).__name__}: {exc}); the rest of this file is skipped"
+            )
+
+    def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
+        """The format's own reading: yield every session in ``path``; report bad input to ``problems``."""
         raise NotImplementedError
+
+    def _companions_or_none(self, path: Path) -> list[Path]:
+        try:
+            return self.companions(path)
+        except Exception:  # noqa: BLE001 - discovery already said why; reading goes on without them
+            return []
 
     def companions(self, path: Path) -> list[Path]:
         """The other files a read of ``path`` consumes (sub-agent logs, a project's history),
         so discovery does not offer them again."""
         return []
+
+
+def _has_odd_name(path: Path) -> bool:
+    """A path that is not valid UTF-8 (Python keeps its bytes as lone surrogates)."""
+    text = str(path)
+    return not text.isascii() and scrub_text(text) != text
 
 
 def sniff(path: Path, size: int = SNIFF_BYTES) -> str:
@@ -132,176 +193,52 @@ def sniff(path: Path, size: int = SNIFF_BYTES) -> str:
     return decode_bytes(head)[0]
 
 
-
-def decode_bytes(data: bytes) -> tuple[str, bool]:
-    """Decode a file's bytes: honour a BOM, prefer UTF-8, never fail.
-
-    Returns the text and whether anything had to be replaced.
-    """
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16", errors="replace"), False
-    try:
-        return data.decode("utf-8"), False
-    except UnicodeDecodeError:
-        return data.decode("utf-8", errors="replace"), True
-
-
-
-def iter_jsonl(path: Path, problems: Problems) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield (line number, object) for each good line; report each bad one.
-
-    Streams the file line by line; a bad line, a non-object line, undecodable
-    bytes or a truncated last line is one problem and the rest is kept.
-    """
-    try:
-        fh = open(path, "rb")
-    except OSError as exc:
-        problems.add(path, None, f"cannot open: {exc.strerror or exc}")
-        return
-    with fh:
-        first = True
-        for lineno, raw in enumerate(fh, 1):
-            if first:
-                first = False
-                if raw.startswith(b"\xef\xbb\xbf"):
-                    raw = raw[3:]
-                elif raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-                    problems.add(path, None, "file is UTF-16; expected UTF-8 JSON lines (skipped)")
-                    return
-            if not raw.strip():
-                continue
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                text = raw.decode("utf-8", errors="replace")
-                problems.add(path, lineno, "invalid UTF-8; undecodable bytes replaced")
-            try:
-                obj = json.loads(text)
-            except ValueError as exc:
-                what = "truncated JSON" if not raw.endswith(b"\n") else "malformed JSON"
-                problems.add(path, lineno, f"{what} ({exc.msg}); line skipped")
-                continue
-            if not isinstance(obj, dict):
-                problems.add(path, lineno, f"expected a JSON object, got {type(obj).__name__}; line skipped")
-                continue
-            yield lineno, obj
-
-
-def load_json(path: Path, problems: Problems) -> Any:
-    """Load a whole JSON document, or report why not and return None."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        problems.add(path, None, f"cannot read: {exc.strerror or exc}")
-        return None
-    text, replaced = decode_bytes(data)
-    if replaced:
-        problems.add(path, None, "invalid UTF-8; undecodable bytes replaced")
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        problems.add(path, getattr(exc, "lineno", None), f"malformed JSON ({getattr(exc, 'msg', exc)})")
-        return None
-
-
-def iter_json_array(path: Path, problems: Problems) -> Iterator[tuple[int, Any]]:
-    """Yield (line, item) for each element of a top-level JSON array.
-
-    Decodes element by element, so a truncated or damaged file still yields
-    every element before the damage (and reports where it stopped).
-    """
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        problems.add(path, None, f"cannot read: {exc.strerror or exc}")
-        return
-    text, replaced = decode_bytes(data)
-    del data
-    if replaced:
-        problems.add(path, None, "invalid UTF-8; undecodable bytes replaced")
-    decoder = json.JSONDecoder()
-    line, counted = 1, 0
-
-    def line_at(pos: int) -> int:
-        # Count newlines incrementally: recounting from 0 each time is quadratic.
-        nonlocal line, counted
-        line += text.count("\n", counted, pos)
-        counted = pos
-        return line
-
-    pos = _skip_ws(text, 0)
-    if pos >= len(text) or text[pos] != "[":
-        problems.add(path, 1, "expected a JSON array")
-        return
-    pos = _skip_ws(text, pos + 1)
-    if pos < len(text) and text[pos] == "]":
-        return
-    while pos < len(text):
-        try:
-            item, end = decoder.raw_decode(text, pos)
-        except ValueError:
-            problems.add(path, line_at(pos), "truncated or malformed JSON; the rest of the file is skipped")
-            return
-        yield line_at(pos), item
-        pos = _skip_ws(text, end)
-        if pos < len(text) and text[pos] == ",":
-            pos = _skip_ws(text, pos + 1)
-        elif pos < len(text) and text[pos] == "]":
-            return
-        else:
-            problems.add(path, line_at(pos), "truncated JSON array; the rest of the file is skipped")
-            return
-    problems.add(path, line_at(len(text)), "truncated JSON array (no closing bracket)")
-
-
-_WS = re.compile(r"[ \t\r\n]*")
-
-
-def _skip_ws(text: str, pos: int) -> int:
-    return _WS.match(text, pos).end()  # type: ignore[union-attr]
-
-
-_OFFSET_NO_COLON = re.compile(r"([+-]\d{2})(\d{2})$")
-
-
 def parse_time(value: Any) -> datetime | None:
     """Parse the timestamps formats use: ISO 8601 (with Z, with or without a
     colon in the offset, with micro/nanoseconds) or epoch seconds/milliseconds.
-    Naive times are taken as UTC. Returns None for anything else.
+    Naive times are taken as UTC. Returns None for anything else, however odd
+    (``"²"``, ``1e400``, NaN, a 5,000-digit number, the year 1 or 9999).
     """
     if value is None or value == "" or isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
-        seconds = value / 1000 if value > 1e11 else value
-        try:
-            return datetime.fromtimestamp(seconds, tz=UTC)
-        except (OverflowError, OSError, ValueError):
-            return None
+        return _from_epoch(value)
     if not isinstance(value, str):
         return None
     text = value.strip()
-    if text.isdigit():
-        return parse_time(int(text))
+    if text.isascii() and text.isdigit():
+        return _from_epoch(int(text)) if len(text) <= _EPOCH_DIGITS else None
+    if len(text) > _ISO_MAX or not text.isascii():
+        return None
     if text.endswith(("Z", "z")):
         text = text[:-1] + "+00:00"
     text = _OFFSET_NO_COLON.sub(r"\1:\2", text)
     # Python 3.11 accepts at most 6 fractional digits.
-    text = re.sub(r"(\.\d{6})\d+", r"\1", text)
+    text = _FRACTION_TAIL.sub(r"\1", text)
     try:
         parsed = datetime.fromisoformat(text)
     except ValueError:
         return None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
-    return parsed
+    return parsed if _in_range(parsed) else None
 
 
-def as_text(value: Any) -> str:
-    """Render any JSON value as display text (strings as-is, the rest as JSON)."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False, indent=2)
+_OFFSET_NO_COLON = re.compile(r"([+-]\d{2})(\d{2})$")
+_EPOCH_DIGITS = 20  # far beyond any epoch in milliseconds; int() of 5,000 digits raises
+_ISO_MAX = 64  # no ISO timestamp is longer
+_FRACTION_TAIL = re.compile(r"(\.\d{6})\d+")
+
+
+def _from_epoch(value: float) -> datetime | None:
+    try:
+        seconds = value / 1000 if value > 1e11 else value
+        parsed = datetime.fromtimestamp(seconds, tz=UTC)
+    except (OverflowError, OSError, ValueError):  # 1e400, NaN, beyond the calendar
+        return None
+    return parsed if _in_range(parsed) else None
+
+
+def _in_range(stamp: datetime) -> bool:
+    """Not in the first or last year of the calendar, where moving to another UTC offset overflows."""
+    return datetime.min.year < stamp.year < datetime.max.year

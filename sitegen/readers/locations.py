@@ -13,11 +13,15 @@ read-only and immutable, and nothing here creates a folder.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from sitegen.model import Problems
+from sitegen.readers import discover
 
 HOME_ENV = "SESSITE_HOME"
 
@@ -127,24 +131,23 @@ def roots_of(agent: str, folder: Path) -> tuple[Path, ...]:
     OpenCode's data folder also holds logs and git snapshots, and Cursor's
     ``User`` folder every extension's storage; walking them would only add noise.
     """
-    if agent == "opencode":
-        if folder.name == "opencode" or (folder / "storage").is_dir() or (folder / "opencode.db").is_file():
-            parts = [
-                p
-                for p in (folder / "storage", folder / "opencode.db")
-                if p.exists() and (p.is_file() or (p / "session").is_dir())
-            ]
-            return tuple(parts)
+    if agent == "opencode" and (
+        folder.name == "opencode" or (folder / "storage").is_dir() or (folder / "opencode.db").is_file()
+    ):
+        parts = [
+            p
+            for p in (folder / "storage", folder / "opencode.db")
+            if p.exists() and (p.is_file() or (p / "session").is_dir())
+        ]
+        return tuple(parts)
     if (
         agent == "cursor"
         and folder.is_dir()
         and ((folder / "globalStorage").is_dir() or (folder / "workspaceStorage").is_dir())
     ):
         found = [folder / "globalStorage" / "state.vscdb"]
-        try:
+        with contextlib.suppress(OSError):
             found += sorted(p / "state.vscdb" for p in (folder / "workspaceStorage").iterdir() if p.is_dir())
-        except OSError:
-            pass
         return tuple(p for p in found if p.is_file())
     return (folder,)
 
@@ -157,13 +160,13 @@ def find(
 ) -> list[Location]:
     """The agent folders that exist, in AGENTS order; ``overrides`` replace an agent's defaults."""
     plat = platform(home, env, system)
-    overrides = {agent: [Path(p).expanduser() for p in paths] for agent, paths in (overrides or {}).items()}
+    forced_dirs = {agent: [Path(p).expanduser() for p in paths] for agent, paths in (overrides or {}).items()}
     found: list[Location] = []
     seen: set[Path] = set()
     defaults = candidates(plat)
-    for agent in AGENTS + tuple(a for a in overrides if a not in AGENTS):
-        if agent in overrides:
-            folders = [(p, True) for p in overrides[agent]]
+    for agent in AGENTS + tuple(a for a in forced_dirs if a not in AGENTS):
+        if agent in forced_dirs:
+            folders = [(p, True) for p in forced_dirs[agent]]
         else:
             folders = [(p, False) for a, p in defaults if a == agent]
         for folder, forced in folders:
@@ -212,10 +215,8 @@ class Survey:
     problems: int = 0
 
 
-def survey(location: Location, problems) -> Survey:
+def survey(location: Location, problems: Problems) -> Survey:
     """Discover and read one location, counting its files and sessions."""
-    from sitegen.readers import discover
-
     before = len(problems)
     found = discover(list(location.roots), problems)
     files = 0

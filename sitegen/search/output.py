@@ -1,10 +1,10 @@
-"""Full-text search: the aggregate that feeds ``sitegen.search_index`` and writes ``search/``.
+"""Full-text search: the aggregate that feeds ``sitegen.search.index`` and writes ``search/``.
 
 Every page has a search box (``templates/base.html``) leading to
 ``search.html?q=...``. The index is a lunr index built with lunr.py and
 queried by lunr.js 2.3.9 (``static/vendor/lunr``), but never as one file: it
 is split by term into chunks, and a query downloads only the chunks of its
-own words (see ``sitegen/search_index.py`` for the format and why ranking
+own words (see ``sitegen/search/index.py`` for the format and why ranking
 still equals one monolithic index's). Output:
 
 - ``search.html``: the results page (``templates/search.html``) with agent
@@ -37,7 +37,10 @@ from lunr.builder import Builder
 from sitegen.config import SiteConfig
 from sitegen.model import Event, Kind, Problems, walk
 from sitegen.parallel import aggregate_jobs
-from sitegen.search.index import FIELDS, INDEX_CHARS, IndexState, lunr_json, session_item, tokens
+from sitegen.search.index import IndexState
+from sitegen.search.item import SessionItem, session_item
+from sitegen.search.terms import INDEX_CHARS, tokens
+from sitegen.search.weights import FIELDS, lunr_json
 from sitegen.site.pages import Page
 from sitegen.site.render import Renderer
 from sitegen.site.view import SessionView
@@ -77,8 +80,7 @@ def event_text(event: Event) -> str:
             _strings(block.data, parts)
     if event.kind == Kind.UNKNOWN and event.raw is not None:
         _strings(event.raw, parts)
-    seen: set[str] = set()
-    return "\n".join(p for p in parts if not (p in seen or seen.add(p)))
+    return "\n".join(dict.fromkeys(parts))  # each text once, in order
 
 
 def header_text(view: SessionView) -> str:
@@ -112,7 +114,8 @@ def session_payload(view: SessionView) -> tuple[str, str, str, str, str, list[tu
 
 
 def event_pages(view: SessionView) -> dict[str, str]:
-    """anchor -> page, for the events of a split session that are not on its first page (so a result opens the right part)."""
+    """anchor -> page, for the events of a split session that are not on its first page
+    (so a result opens the right part)."""
     if not view.parts:
         return {}
     pages: dict[str, str] = {}
@@ -163,10 +166,10 @@ class SearchIndex:
         self.agents: set[str] = set()
         self.projects: set[str] = set()
 
-    def collect(self, view: SessionView) -> tuple[str, tuple]:
+    def collect(self, view: SessionView) -> tuple[str, SessionItem]:
         return view.summary.id, session_item(*session_payload(view), event_pages(view))
 
-    def add(self, item: tuple[str, tuple] | SessionView) -> None:
+    def add(self, item: tuple[str, SessionItem] | SessionView) -> None:
         """One session, as ``collect`` returned it (or its view, from a build loop without workers)."""
         if isinstance(item, SessionView):
             item = self.collect(item)

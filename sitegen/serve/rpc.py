@@ -9,11 +9,32 @@ never a traceback.
 from __future__ import annotations
 
 import json
+import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 MAX_REQUEST_BYTES = 1 << 20
+BATCH_SECONDS = 10.0  # a JSON-RPC batch answers what it could do in this time; the rest get an error
+_INTEGER = re.compile(r"-?[0-9]{1,18}")  # ASCII digits only: "²".isdigit() is True but int("²") fails
+
+
+def scrub(text: str) -> str:
+    """``text`` as valid Unicode: a lone surrogate (``\\ud800`` in JSON) becomes U+FFFD."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    return text
+
+
+def loads(text: str | bytes) -> Any:
+    """``json.loads`` that fails with ValueError on nesting too deep to parse, as on any bad JSON."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("JSON nested too deep") from None
 
 
 @dataclass(frozen=True)
@@ -84,7 +105,7 @@ def validate(tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]:
         value = arguments[param.name]
         if param.type == "integer":
             if isinstance(value, bool) or not isinstance(value, int):
-                if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+                if isinstance(value, str) and _INTEGER.fullmatch(value.strip()):
                     value = int(value)
                 else:
                     raise ToolError(422, f"Argument {param.name} must be an integer")
@@ -142,7 +163,7 @@ def _coerce(arg: str) -> Any:
     stripped = arg.strip()
     if stripped in ("true", "false", "null") or stripped[:1] in ("{", "[") or _is_number(stripped):
         try:
-            return json.loads(stripped)
+            return loads(stripped)
         except ValueError:
             return arg
     return arg
@@ -189,10 +210,10 @@ def handle_aicf(registry: Registry, body: bytes) -> str:
                 if isinstance(result, str)
                 else json.dumps(result, ensure_ascii=False, separators=(",", ":"), default=str)
             )
-            return "OK|" + aicf_escape(payload)
+            return "OK|" + aicf_escape(scrub(payload))
         raise ToolError(400, f"Unknown command: {fields[0][:40]}")
     except ToolError as exc:
-        return f"ERR|{exc.code}|{aicf_escape(exc.message)}"
+        return f"ERR|{exc.code}|{aicf_escape(scrub(exc.message))}"
 
 
 def _aicf_arguments(tool: Tool, args: list[str]) -> dict[str, Any]:
@@ -219,18 +240,38 @@ PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR =
 _TOOL_ERROR_TO_JSONRPC = {400: INVALID_REQUEST, 404: INVALID_PARAMS, 422: INVALID_PARAMS, 500: INTERNAL_ERROR}
 
 
-def handle_jsonrpc(registry: Registry, body: bytes) -> dict | list | None:
-    """One JSON-RPC 2.0 request (or batch) in; the response object(s), or None for notifications only."""
+SERVER_ERROR = -32000  # implementation-defined: the batch's time budget ran out
+
+
+def handle_jsonrpc(registry: Registry, body: bytes, budget: float = BATCH_SECONDS) -> dict | list | None:
+    """One JSON-RPC 2.0 request (or batch) in; the response object(s), or None for notifications only.
+
+    A batch gets ``budget`` seconds in all: calls not started by then are answered with an error.
+    """
     try:
-        request = json.loads(body.decode("utf-8"))
+        request = loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         return _error(None, PARSE_ERROR, "Parse error")
-    if isinstance(request, list):
-        if not request:
-            return _error(None, INVALID_REQUEST, "Invalid Request: empty batch")
-        responses = [r for r in (_one(registry, item) for item in request[:100]) if r is not None]
-        return responses or None
-    return _one(registry, request)
+    if not isinstance(request, list):
+        return _one(registry, request)
+    if not request:
+        return _error(None, INVALID_REQUEST, "Invalid Request: empty batch")
+    deadline = time.monotonic() + budget
+    responses = []
+    for item in request[:100]:
+        if time.monotonic() > deadline:
+            rid = item.get("id") if isinstance(item, dict) and _valid_id(item.get("id")) else None
+            response: dict | None = _error(rid, SERVER_ERROR, "Server error: the batch ran out of time")
+        else:
+            response = _one(registry, item)
+        if response is not None:
+            responses.append(response)
+    return responses or None
+
+
+def encode_jsonrpc(response: dict | list) -> bytes:
+    """The response as UTF-8 JSON (lone surrogates from the request become U+FFFD)."""
+    return scrub(json.dumps(response, ensure_ascii=False, default=str)).encode("utf-8")
 
 
 def _one(registry: Registry, request: Any) -> dict | None:

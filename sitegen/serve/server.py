@@ -7,10 +7,12 @@ in an overlay; the server never dies on bad input.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import mimetypes
 import posixpath
 import shutil
+import sys
 import tempfile
 import threading
 import webbrowser
@@ -29,12 +31,17 @@ from sitegen.build import build
 from sitegen.build.outputs import AGGREGATES
 from sitegen.build.report import BuildReport
 from sitegen.config import SiteConfig
-from sitegen.serve.catalog import Catalog, make_registry
-from sitegen.serve.rpc import MAX_REQUEST_BYTES, handle_aicf, handle_jsonrpc
+from sitegen.serve.catalog import Catalog
+from sitegen.serve.guard import Guard
+from sitegen.serve.rpc import INTERNAL_ERROR, MAX_REQUEST_BYTES, encode_jsonrpc, handle_aicf, handle_jsonrpc
+from sitegen.serve.tools import make_registry
 from sitegen.site.resources import static_dir, templates_dir
 
 RELOAD_SCRIPT = Path(__file__).with_name("livereload.js")
 _INJECT = b'<script src="/__sessite__/reload.js" defer></script>'
+MAX_CONNECTIONS = 64  # open connections at once (live-reload streams included); more are refused with 503
+IDLE_SECONDS = 15.0  # a connection that sends nothing for this long is closed
+_JSON_TYPES = ("application/json", "application/json-rpc")
 
 
 class PreviewState:
@@ -114,14 +121,28 @@ def _deferrable() -> frozenset[str]:
 
 class PreviewHandler(BaseHTTPRequestHandler):
     server_version = "sessite-preview"
+    protocol_version = "HTTP/1.0"  # one request per connection: a slow client holds one slot, briefly
+    timeout = IDLE_SECONDS
     state: PreviewState  # set on the subclass made by make_server
+    server: PreviewServer
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet by default
         pass
 
+    def _refused(self, *, needs_same_origin: bool) -> bool:
+        """Answer and return True when the request does not come from this server's own page or machine."""
+        why = self.server.guard.refusal(self.headers, needs_same_origin=needs_same_origin)
+        if why is None:
+            return False
+        status = 421 if why == "unknown Host" else 403
+        self._send(status, f"Refused: {why}\n".encode(), "text/plain; charset=utf-8")
+        return True
+
     # ---------------------------------------------------------------- GET
     def do_GET(self) -> None:  # noqa: N802
         path = urlsplit(self.path).path
+        if self._refused(needs_same_origin=path == "/__sessite__/events"):
+            return None
         if path == "/__sessite__/reload.js":
             return self._send(200, RELOAD_SCRIPT.read_bytes(), "text/javascript; charset=utf-8")
         if path == "/__sessite__/status":
@@ -181,6 +202,8 @@ class PreviewHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
+        if self.command == "HEAD":
+            return
         seen = self.state.generation
         try:
             self.wfile.write(b"retry: 1000\n\n")
@@ -204,8 +227,14 @@ class PreviewHandler(BaseHTTPRequestHandler):
     # ---------------------------------------------------------------- POST
     def do_POST(self) -> None:  # noqa: N802
         path = urlsplit(self.path).path
+        if self._refused(needs_same_origin=True):
+            return None
         if path not in ("/aip/v1/aicf", "/aip/v1/rpc"):
             return self._send(404, b"Not found\n", "text/plain; charset=utf-8")
+        ctype = (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
+        if path == "/aip/v1/rpc" and ctype not in _JSON_TYPES:
+            error = {"code": -32600, "message": "Invalid Request: Content-Type must be application/json"}
+            return self._send(415, encode_jsonrpc({"jsonrpc": "2.0", "error": error, "id": None}), "application/json")
         try:
             length = int(self.headers.get("Content-Length", "0"))
         except ValueError:
@@ -229,12 +258,19 @@ class PreviewHandler(BaseHTTPRequestHandler):
                 "application/json",
             )
         body = self.rfile.read(length) if length else b""
-        if path == "/aip/v1/aicf":
-            return self._send(200, handle_aicf(self.state.registry, body).encode("utf-8"), "text/plain; charset=utf-8")
-        response = handle_jsonrpc(self.state.registry, body)
+        try:
+            if path == "/aip/v1/aicf":
+                answer = handle_aicf(self.state.registry, body).encode("utf-8")
+                return self._send(200, answer, "text/plain; charset=utf-8")
+            response = handle_jsonrpc(self.state.registry, body)
+        except Exception as exc:  # noqa: BLE001 - a client gets a protocol error, never a traceback
+            self.server.note(f"rpc: {type(exc).__name__}: {exc}")
+            if path == "/aip/v1/aicf":
+                return self._send(500, b"ERR|500|Internal error", "text/plain; charset=utf-8")
+            response = {"jsonrpc": "2.0", "error": {"code": INTERNAL_ERROR, "message": "Internal error"}, "id": None}
         if response is None:
             return self._send(204, b"", "application/json")
-        self._send(200, json.dumps(response, ensure_ascii=False, default=str).encode("utf-8"), "application/json")
+        self._send(200, encode_jsonrpc(response), "application/json")
 
     # ---------------------------------------------------------------- helpers
     def _send(self, status: int, body: bytes, ctype: str) -> None:
@@ -254,8 +290,47 @@ class PreviewHandler(BaseHTTPRequestHandler):
 
 
 class PreviewServer(ThreadingHTTPServer):
+    """A threading server with a bounded number of connections, each with an idle timeout."""
+
     daemon_threads = True
     closing = False
+    request_queue_size = 128  # the listen backlog (socketserver's default is 5)
+    guard: Guard
+
+    def server_bind(self) -> None:
+        super().server_bind()
+        host, port = self.server_address[:2]
+        self.guard = Guard.for_address(str(host), int(port))
+        self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self.log: Callable[[str], None] = lambda line: None
+
+    def note(self, line: str) -> None:
+        """One line in the server's log for a request that failed; never a traceback."""
+        self.log(line)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self.slots.acquire(blocking=False):
+            with contextlib.suppress(OSError):
+                request.sendall(b"HTTP/1.0 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n")
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except Exception:
+            self.slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A connection that broke (timeout, reset, bad bytes) costs only itself; no traceback."""
+        kind, exc = sys.exc_info()[:2]
+        if kind is not None and not issubclass(kind, OSError):
+            self.note(f"request from {client_address[0]} failed: {kind.__name__}: {exc}")
 
     def shutdown(self) -> None:
         self.closing = True
@@ -268,9 +343,14 @@ class PreviewServer(ThreadingHTTPServer):
         return self.RequestHandlerClass.state  # type: ignore[attr-defined]
 
 
-def make_server(state: PreviewState, host: str = "127.0.0.1", port: int = 8000) -> PreviewServer:
+def make_server(
+    state: PreviewState, host: str = "127.0.0.1", port: int = 8000, log: Callable[[str], None] | None = None
+) -> PreviewServer:
     handler = type("BoundPreviewHandler", (PreviewHandler,), {"state": state})
-    return PreviewServer((host, port), handler)
+    server = PreviewServer((host, port), handler)
+    if log is not None:
+        server.log = log
+    return server
 
 
 def watch_paths(config: SiteConfig) -> list[Path]:
@@ -328,7 +408,7 @@ def serve(
     watcher = None
     try:
         state.rebuild(log)
-        server = make_server(state, host, port)
+        server = make_server(state, host, port, log)
         watcher = threading.Thread(target=watch_loop, args=(state, stop, log), daemon=True, name="sessite-watch")
         watcher.start()
         url = f"http://{host}:{server.server_address[1]}/"

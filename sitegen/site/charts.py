@@ -19,7 +19,6 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from urllib.parse import quote, urlencode
 
 from sitegen.analyze.insights import GAP, TIME_KINDS, TimeSpan
 
@@ -66,11 +65,6 @@ class Chart:
 def r1(v: float) -> float:
     """Coordinates with one decimal: smaller SVG, no visible difference."""
     return round(v, 1)
-
-
-def href(page: str, **params: str | None) -> str:
-    query = urlencode({k: v for k, v in params.items() if v}, quote_via=quote)
-    return f"{page}?{query}" if query else page
 
 
 # ---------------------------------------------------------------------------
@@ -229,7 +223,7 @@ def column_chart(
         t += step
     for i, (period, vals) in enumerate(zip(cols, values)):
         x = left + i * band + (band - bar_w) / 2
-        y = top + plot_h
+        y: float = top + plot_h
         segs = []
         for (cls, _name), v in zip(series, vals):
             if v <= 0:
@@ -255,6 +249,13 @@ def column_chart(
             chart.xlabels.append((r1(left + i * band + band / 2), height - 8, period.short, "middle"))
     if len(series) > 1:
         chart.legend = [(cls, name) for cls, name in series]
+    chart.desc = _columns_desc(cols, totals, fmt, unit)
+    return chart
+
+
+def _columns_desc(cols: Sequence[Period], totals: Sequence[float], fmt: Callable[[float], str], unit: str) -> str:
+    """The text alternative of a column chart: its span and its highest column."""
+    peak = max(totals, default=0)
     busiest = max(range(len(totals)), key=lambda i: totals[i]) if totals and peak else None
     desc = (
         f"{len(cols)} column{'s' if len(cols) != 1 else ''} from {cols[0].label} to {cols[-1].label}"
@@ -263,16 +264,14 @@ def column_chart(
     )
     if busiest is not None:
         desc += f"; the highest is {cols[busiest].label} with {fmt(totals[busiest])}{(' ' + unit) if unit else ''}"
-    chart.desc = desc + "."
-    return chart
+    return desc + "."
 
 
 @dataclass(frozen=True, slots=True)
 class BarRow:
     label: str
-    parts: Sequence[
-        tuple[str, float]
-    ]  # (css class, value), left to right; the first is the bar, the rest overlay it from the left
+    # (css class, value), left to right; the first is the bar, the rest overlay it from the left
+    parts: Sequence[tuple[str, float]]
     value: str  # text after the bar
     title: str
     href: str | None = None
@@ -292,7 +291,7 @@ def bar_chart(
     for i, row in enumerate(rows):
         y = 2 + i * row_h
         segs = []
-        end = bar_x
+        end: float = bar_x
         for j, (cls, v) in enumerate(row.parts):
             w = v / peak * bar_span if v > 0 else 0
             if j == 0:
@@ -318,7 +317,8 @@ def strip_chart(
 ) -> Chart | None:
     """Where a session's time went: one horizontal strip, spans to scale, long pauses as short breaks.
 
-    ``links``: event id -> where its span leads (``#anchor``, or a site-relative URL on another part of a split session).
+    ``links``: event id -> where its span leads (``#anchor``, or a site-relative URL on another part
+    of a split session).
     """
     if not spans:
         return None
@@ -355,14 +355,9 @@ def strip_chart(
     start, end = _utc(spans[0].start), _utc(spans[-1].end)
     chart.xlabels = [(0, height - 6, f"{start:%H:%M} UTC", "start"), (width, height - 6, f"{end:%H:%M} UTC", "end")]
     if pauses:
-        chart.xlabels.append(
-            (
-                width / 2,
-                height - 6,
-                f"{len(pauses)} pause{'s' if len(pauses) != 1 else ''} over {format_seconds(GAP.total_seconds())} drawn short",
-                "middle",
-            )
-        )
+        gap = format_seconds(GAP.total_seconds())
+        said = f"{len(pauses)} pause{'s' if len(pauses) != 1 else ''} over {gap} drawn short"
+        chart.xlabels.append((width / 2, height - 6, said, "middle"))
     return chart
 
 

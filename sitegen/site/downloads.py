@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from sitegen.config import SiteConfig
-from sitegen.interchange.exports import export_chunks, gzip_bytes
+from sitegen.interchange.formats import export_chunks
+from sitegen.interchange.streaming import gzip_bytes
 from sitegen.site.urls import export_urls
 from sitegen.site.view import SessionView
 

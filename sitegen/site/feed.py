@@ -13,7 +13,11 @@ from xml.sax.saxutils import escape, quoteattr
 from sitegen import __version__
 from sitegen.analyze.session import SessionSummary
 from sitegen.config import SiteConfig
+from sitegen.model import Problems
+from sitegen.site.render import Renderer
+from sitegen.site.urls import FEED_URL, SITEMAP_URL
 from sitegen.site.view import SessionView
+from sitegen.site.writer import SiteWriter
 
 FEED_ENTRIES = 50
 
@@ -34,11 +38,11 @@ class FeedAndSitemap:
     def add(self, item: SessionSummary) -> None:
         self.summaries.append(item)
 
-    def write(self, writer, renderer, problems) -> None:
+    def write(self, writer: SiteWriter, renderer: Renderer, problems: Problems) -> None:
         if not self.base:
             return  # absolute URLs are needed; without a base URL the site has no feed or sitemap
-        writer.write("sitemap.xml", sitemap_xml(self.base, self.summaries).encode("utf-8"))
-        writer.write("feed.xml", atom_feed(self.base, self.title, self.summaries).encode("utf-8"))
+        writer.write(SITEMAP_URL, sitemap_xml(self.base, self.summaries).encode("utf-8"))
+        writer.write(FEED_URL, atom_feed(self.base, self.title, self.summaries).encode("utf-8"))
 
 
 def _when(s: SessionSummary) -> datetime | None:
@@ -64,20 +68,22 @@ def sitemap_xml(base: str, summaries: list[SessionSummary]) -> str:
 def atom_feed(base: str, title: str, summaries: list[SessionSummary], limit: int = FEED_ENTRIES) -> str:
     """An Atom 1.0 feed of the latest sessions (those with a date), newest first; no build time in
     it, so an unchanged archive gives a byte-identical feed."""
-    dated = sorted((s for s in summaries if _when(s)), key=lambda s: (_when(s), s.id), reverse=True)[:limit]
-    updated = _w3c(_when(dated[0])) if dated else "1970-01-01T00:00:00Z"
+    dated = sorted(
+        ((when, s) for s in summaries if (when := _when(s))), key=lambda pair: (pair[0], pair[1].id), reverse=True
+    )[:limit]
+    updated = _w3c(dated[0][0]) if dated else "1970-01-01T00:00:00Z"
     out = [
         '<?xml version="1.0" encoding="utf-8"?>',
         '<feed xmlns="http://www.w3.org/2005/Atom">',
         f"  <title>{escape(title)}</title>",
         f"  <id>{escape(base)}</id>",
-        f'  <link rel="self" type="application/atom+xml" href={quoteattr(base + "feed.xml")}/>',
+        f'  <link rel="self" type="application/atom+xml" href={quoteattr(base + FEED_URL)}/>',
         f'  <link rel="alternate" type="text/html" href={quoteattr(base)}/>',
         f"  <updated>{updated}</updated>",
         f"  <author><name>{escape(title)}</name></author>",
         f'  <generator version="{escape(__version__)}">sessite</generator>',
     ]
-    for s in dated:
+    for when, s in dated:
         url = base + s.url
         facts = [s.agent, ", ".join(s.models)] + ([s.project] if s.project else [])
         facts.append(f"{s.stats.messages} messages, {s.stats.tool_calls} tool calls")
@@ -86,7 +92,7 @@ def atom_feed(base: str, title: str, summaries: list[SessionSummary], limit: int
             f"    <title>{escape(s.title)}</title>",
             f"    <id>{escape(url)}</id>",
             f'    <link rel="alternate" type="text/html" href={quoteattr(url)}/>',
-            f"    <updated>{_w3c(_when(s))}</updated>",
+            f"    <updated>{_w3c(when)}</updated>",
         ]
         if s.started:
             out.append(f"    <published>{_w3c(s.started)}</published>")

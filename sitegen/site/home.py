@@ -12,20 +12,26 @@ number of sessions.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 from sitegen.analyze.insights import SessionFigures, Totals, price_table, session_figures
 from sitegen.analyze.session import SessionSummary
 from sitegen.config import SiteConfig
 from sitegen.model import Problems
-from sitegen.site.insights_pages import overview, project_rows, project_url
+from sitegen.site.insights_pages import Overview, overview, project_rows
 from sitegen.site.pages import Page, index_page, not_found_page
 from sitegen.site.render import Renderer
+from sitegen.site.urls import INSIGHTS_URL, PROJECTS_URL, project_url
 from sitegen.site.view import SessionView
 from sitegen.site.writer import SiteWriter
 
 PROJECTS_ON_INSIGHTS = 25  # rows in the projects table of insights.html; insights/projects.html lists all
 FILES_PER_PROJECT = 10
+
+
+# one row of index.html: the summary, the tools it called, its models, the files it edited
+_Row = tuple[SessionSummary, tuple[str, ...], tuple[str, ...], tuple[str, ...]]
 
 
 class SessionIndex:
@@ -36,9 +42,7 @@ class SessionIndex:
             self.prices = price_table(getattr(config, "prices", None))
         except ValueError:  # the command line checks the table; a bad one given in code falls back
             self.prices = price_table(None)
-        self.rows: list[
-            tuple[SessionSummary, tuple[str, ...], tuple[str, ...], tuple[str, ...]]
-        ] = []  # summary, tools, models, files edited
+        self.rows: list[_Row] = []
         self.totals = Totals()
         self.projects: dict[str, Totals] = {}
 
@@ -48,7 +52,7 @@ class SessionIndex:
         except Exception:  # noqa: BLE001 - odd data costs this session its figures, never its row
             return view.summary, _plain_figures(view.summary)
 
-    def add(self, item: Any) -> None:
+    def add(self, item: tuple[SessionSummary, SessionFigures] | SessionSummary) -> None:
         if isinstance(item, SessionSummary):  # a caller that still hands summaries only
             summary, figures = item, _plain_figures(item)
         else:
@@ -81,7 +85,7 @@ class SessionIndex:
         projects = project_rows(self.projects, PROJECTS_ON_INSIGHTS)
         plans.append(
             Page(
-                "insights.html",
+                INSIGHTS_URL,
                 "insights.html",
                 {"o": site, "projects": projects, "all_projects": len(self.projects)},
                 home.deps,
@@ -101,9 +105,7 @@ class SessionIndex:
                 )
             )
         if self.projects:
-            plans.append(
-                Page("insights/projects.html", "projects.html", {"projects": project_rows(self.projects)}, home.deps)
-            )
+            plans.append(Page(PROJECTS_URL, "projects.html", {"projects": project_rows(self.projects)}, home.deps))
         plans.append(not_found_page())
         return plans
 
@@ -120,7 +122,7 @@ def _plain_figures(summary: SessionSummary) -> SessionFigures:
     return SessionFigures((), tuple((n, c, 0) for n, c in summary.stats.tools), (), 0, 0, 0, 0, 0)
 
 
-def _facets(rows, site, projects) -> dict[str, Any]:
+def _facets(rows: list[_Row], site: Overview, projects: Iterable[Overview]) -> dict[str, Any]:
     """What index.html's rows can be filtered by, as short lists plus per-row indices.
 
     Tools and models are all listed; files only when some insights table links
@@ -140,7 +142,7 @@ def _facets(rows, site, projects) -> dict[str, Any]:
     tool_ix = {n: i for i, n in enumerate(tools)}
     model_ix = {n: i for i, n in enumerate(models)}
     file_ix = {k: i for i, k in enumerate(files)}
-    per_row = {}
+    per_row: dict[str, dict[str, str]] = {}
     for summary, used, row_models, edited in rows:
         project = summary.project or ""
         per_row[summary.id] = {

@@ -7,35 +7,41 @@ sessions that edited it (``index.html`` filters its rows by URL parameters).
 
 from __future__ import annotations
 
-import hashlib
-import re
 from dataclasses import dataclass
 from typing import Any
 
-from sitegen.analyze.insights import Totals, utc_day
+from jinja2 import Environment
+
+from sitegen.analyze.insights import (
+    Prices,
+    SessionFigures,
+    SessionRow,
+    Totals,
+    price_table,
+    session_edits,
+    session_figures,
+    time_by_kind,
+    timeline,
+    utc_day,
+)
 from sitegen.site.charts import (
     BarRow,
     Chart,
+    Period,
     bar_chart,
     column_chart,
     format_cost,
     format_count,
     format_seconds,
-    href,
     period_index,
     periods,
+    strip_chart,
 )
+from sitegen.site.urls import index_url, project_url
+from sitegen.site.view import SessionView
 
 AGENT_SERIES = 5  # agents drawn in their own colour; the rest are "other agents"
 TOKEN_SERIES = (("tok-in", "input"), ("tok-out", "output"), ("tok-cr", "cache read"), ("tok-cw", "cache write"))
-_SLUG_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
-
-
-def project_url(project: str) -> str:
-    slug = _SLUG_UNSAFE.sub("-", project).strip("-.")[:60] or "project"
-    if slug != project:
-        slug += "-" + hashlib.sha1(project.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-    return f"insights/{slug}.html"
 
 
 @dataclass
@@ -51,21 +57,21 @@ class Overview:
     models_chart: Chart | None
     tools_chart: Chart | None
     files: list[dict[str, Any]]
-    longest: list[Any]
-    costliest: list[Any]
+    longest: list[SessionRow]
+    costliest: list[SessionRow]
     any_cost: bool
 
     @property
     def cards(self) -> list[dict[str, Any]]:
         t = self.totals
-        p = self.project
         u = t.usage
+        cache = format_count(u.cache_read_tokens + u.cache_write_tokens)
         cards = [
             {
                 "label": "Sessions",
                 "value": f"{t.sessions:,}",
                 "note": f"{t.undated} without a date" if t.undated else "",
-                "href": href("index.html", project=p),
+                "href": index_url(project=self.project),
             },
             {
                 "label": "Time in sessions",
@@ -76,7 +82,7 @@ class Overview:
             {
                 "label": "Tokens",
                 "value": format_count(u.total),
-                "note": f"{format_count(u.input_tokens)} in · {format_count(u.output_tokens)} out · {format_count(u.cache_read_tokens + u.cache_write_tokens)} cache",
+                "note": f"{format_count(u.input_tokens)} in · {format_count(u.output_tokens)} out · {cache} cache",
                 "href": "#tokens",
             },
         ]
@@ -127,129 +133,159 @@ def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
+def _cost_note(cost: float | None) -> str:
+    return f" · ≈{format_cost(cost)}" if cost is not None else ""
+
+
 def overview(totals: Totals, project: str | None = None, id_prefix: str = "ch") -> Overview:
-    p = project
-    unit, cols, sessions_chart, tokens_chart = "day", [], None, None
-    if totals.first and totals.last:
-        first = utc_day(totals.first)
-        unit, cols = periods(first, utc_day(totals.last))
-        index_of = period_index(unit, first)
-        named = _named_agents(totals)
-        others = len(totals.agents) > len(named)
-        series = [(f"c{i}", a) for i, a in enumerate(named)] + ([("c-other", "other agents")] if others else [])
-        sess = [[0.0] * len(series) for _ in cols]
-        toks = [[0.0] * 4 for _ in cols]
-        cost = [0.0] * len(cols)
-        for day, (n, agents, usage, day_cost) in totals.days.items():
-            i = index_of(day)
-            for agent, k in agents.items():
-                j = named.index(agent) if agent in named else len(series) - 1
-                sess[i][j] += k
-            toks[i][0] += usage.input_tokens
-            toks[i][1] += usage.output_tokens
-            toks[i][2] += usage.cache_read_tokens
-            toks[i][3] += usage.cache_write_tokens
-            cost[i] += day_cost
+    """The figures and charts of one insights page; ``id_prefix`` keeps chart ids apart on one page."""
+    unit, sessions_chart, tokens_chart = _period_charts(totals, project, id_prefix)
+    return Overview(
+        totals,
+        project,
+        unit,
+        sessions_chart,
+        tokens_chart,
+        _agents_chart(totals, project, id_prefix),
+        _models_chart(totals, project, id_prefix),
+        _tools_chart(totals, project, id_prefix),
+        _file_rows(totals),
+        totals.longest(),
+        totals.costliest(),
+        totals.priced_sessions > 0,
+    )
 
-        def link(period):
-            return href("index.html", project=p, **{"from": period.start.isoformat(), "to": period.end.isoformat()})
 
-        sessions_chart = column_chart(
-            f"{id_prefix}-sessions", f"Sessions per {unit}", cols, series, sess, link, unit="sessions"
-        )
-        tokens_chart = column_chart(
-            f"{id_prefix}-tokens",
-            f"Tokens per {unit}",
-            cols,
-            TOKEN_SERIES,
-            toks,
-            link,
-            unit="tokens",
-            extra=(lambda i: f"estimated cost {format_cost(cost[i])}" if cost[i] else "")
-            if totals.priced_sessions
-            else None,
-        )
-
-    agents = totals.top_agents()
+def _period_charts(totals: Totals, project: str | None, id_prefix: str) -> tuple[str, Chart | None, Chart | None]:
+    """(unit, sessions per period by agent, tokens per period by kind); no charts without dated sessions."""
+    if not (totals.first and totals.last):
+        return "day", None, None
+    first = utc_day(totals.first)
+    unit, cols = periods(first, utc_day(totals.last))
+    index_of = period_index(unit, first)
     named = _named_agents(totals)
-    agents_chart = (
-        bar_chart(
-            f"{id_prefix}-agents",
-            "Sessions by agent",
-            [
-                BarRow(
-                    a,
-                    [(f"c{named.index(a)}" if a in named else "c-other", n)],
-                    _plural(n, "session")
-                    + (f" · {format_count(u.total)} tokens" if u.total else "")
-                    + (f" · ≈{format_cost(c)}" if c is not None else ""),
-                    f"{a}: {_plural(n, 'session')}, {format_count(u.total)} tokens"
-                    + (f", estimated {format_cost(c)}" if c is not None else "")
-                    + " — show these sessions",
-                    href("index.html", agent=a, project=p),
-                )
-                for a, n, u, c in agents
-            ],
-            f"{len(agents)} agent{'s' if len(agents) != 1 else ''}; "
-            + ", ".join(f"{a} {n}" for a, n, _u, _c in agents[:5])
-            + ".",
-        )
-        if agents
-        else None
-    )
+    others = len(totals.agents) > len(named)
+    series = [(f"c{i}", a) for i, a in enumerate(named)] + ([("c-other", "other agents")] if others else [])
+    sess = [[0.0] * len(series) for _ in cols]
+    toks = [[0.0] * 4 for _ in cols]
+    cost = [0.0] * len(cols)
+    for day, (_n, agents, usage, day_cost) in totals.days.items():
+        i = index_of(day)
+        for agent, k in agents.items():
+            j = named.index(agent) if agent in named else len(series) - 1
+            sess[i][j] += k
+        toks[i][0] += usage.input_tokens
+        toks[i][1] += usage.output_tokens
+        toks[i][2] += usage.cache_read_tokens
+        toks[i][3] += usage.cache_write_tokens
+        cost[i] += day_cost
 
-    models = [m for m in totals.top_models()]
-    models_chart = (
-        bar_chart(
-            f"{id_prefix}-models",
-            "Tokens by model",
-            [
-                BarRow(
-                    m,
-                    [("tok-all", u.total)],
-                    (f"{format_count(u.total)} tokens" if u.total else "no token counts")
-                    + (f" · ≈{format_cost(c)}" if c is not None else "")
-                    + f" · {_plural(n, 'session')}",
-                    f"{m}: {format_count(u.total)} tokens ({format_count(u.input_tokens)} in, {format_count(u.output_tokens)} out, {format_count(u.cache_read_tokens)} cache read, {format_count(u.cache_write_tokens)} cache write)"
-                    + (f", estimated {format_cost(c)}" if c is not None else ", no known price")
-                    + f", {_plural(n, 'session')} — show these sessions",
-                    href("index.html", model=m, project=p),
-                )
-                for m, n, u, c in models
-            ],
-            f"{len(models)} model{'s' if len(models) != 1 else ''}; most tokens: "
-            + ", ".join(f"{m} {format_count(u.total)}" for m, _n, u, _c in models[:3])
-            + ".",
-        )
-        if models
-        else None
-    )
+    def link(period: Period) -> str:
+        return index_url(project=project, **{"from": period.start.isoformat(), "to": period.end.isoformat()})
 
+    def cost_words(i: int) -> str:
+        return f"estimated cost {format_cost(cost[i])}" if cost[i] else ""
+
+    sessions_chart = column_chart(
+        f"{id_prefix}-sessions", f"Sessions per {unit}", cols, series, sess, link, unit="sessions"
+    )
+    tokens_chart = column_chart(
+        f"{id_prefix}-tokens",
+        f"Tokens per {unit}",
+        cols,
+        TOKEN_SERIES,
+        toks,
+        link,
+        unit="tokens",
+        extra=cost_words if totals.priced_sessions else None,
+    )
+    return unit, sessions_chart, tokens_chart
+
+
+def _agents_chart(totals: Totals, project: str | None, id_prefix: str) -> Chart | None:
+    agents = totals.top_agents()
+    if not agents:
+        return None
+    named = _named_agents(totals)
+    rows = [
+        BarRow(
+            a,
+            [(f"c{named.index(a)}" if a in named else "c-other", n)],
+            _plural(n, "session") + (f" · {format_count(u.total)} tokens" if u.total else "") + _cost_note(c),
+            f"{a}: {_plural(n, 'session')}, {format_count(u.total)} tokens"
+            + (f", estimated {format_cost(c)}" if c is not None else "")
+            + " — show these sessions",
+            index_url(agent=a, project=project),
+        )
+        for a, n, u, c in agents
+    ]
+    desc = (
+        f"{len(agents)} agent{'s' if len(agents) != 1 else ''}; "
+        + ", ".join(f"{a} {n}" for a, n, _u, _c in agents[:5])
+        + "."
+    )
+    return bar_chart(f"{id_prefix}-agents", "Sessions by agent", rows, desc)
+
+
+def _models_chart(totals: Totals, project: str | None, id_prefix: str) -> Chart | None:
+    models = totals.top_models()
+    if not models:
+        return None
+    rows = []
+    for m, n, u, c in models:
+        split = (
+            f"{format_count(u.input_tokens)} in, {format_count(u.output_tokens)} out, "
+            f"{format_count(u.cache_read_tokens)} cache read, {format_count(u.cache_write_tokens)} cache write"
+        )
+        rows.append(
+            BarRow(
+                m,
+                [("tok-all", u.total)],
+                (f"{format_count(u.total)} tokens" if u.total else "no token counts")
+                + _cost_note(c)
+                + f" · {_plural(n, 'session')}",
+                f"{m}: {format_count(u.total)} tokens ({split})"
+                + (f", estimated {format_cost(c)}" if c is not None else ", no known price")
+                + f", {_plural(n, 'session')} — show these sessions",
+                index_url(model=m, project=project),
+            )
+        )
+    desc = (
+        f"{len(models)} model{'s' if len(models) != 1 else ''}; most tokens: "
+        + ", ".join(f"{m} {format_count(u.total)}" for m, _n, u, _c in models[:3])
+        + "."
+    )
+    return bar_chart(f"{id_prefix}-models", "Tokens by model", rows, desc)
+
+
+def _tools_chart(totals: Totals, project: str | None, id_prefix: str) -> Chart | None:
     tools = totals.top_tools()
-    tools_chart = (
-        bar_chart(
-            f"{id_prefix}-tools",
-            "Most used tools",
-            [
-                BarRow(
-                    name,
-                    [("bar", calls), ("err", errors)],
-                    _plural(calls, "call") + (f" · {errors:,} failed ({_pct(errors / calls)})" if errors else ""),
-                    f"{name}: {_plural(calls, 'call')} in {_plural(sessions, 'session')}, {errors:,} failed ({_pct(errors / calls if calls else 0)}) — show these sessions",
-                    href("index.html", tool=name, project=p),
-                )
-                for name, calls, errors, sessions in tools
-            ],
-            f"Top {len(tools)} of {len(totals.tools)} tools by calls; "
-            + ", ".join(f"{n} {c}" for n, c, _e, _s in tools[:5])
-            + ".",
-            legend=[("bar", "calls"), ("err", "failed calls")],
+    if not tools:
+        return None
+    rows = []
+    for name, calls, errors, sessions in tools:
+        failed = f"{errors:,} failed ({_pct(errors / calls if calls else 0)})"
+        rows.append(
+            BarRow(
+                name,
+                [("bar", calls), ("err", errors)],
+                _plural(calls, "call") + (f" · {errors:,} failed ({_pct(errors / calls)})" if errors else ""),
+                f"{name}: {_plural(calls, 'call')} in {_plural(sessions, 'session')}, {failed} — show these sessions",
+                index_url(tool=name, project=project),
+            )
         )
-        if tools
-        else None
+    desc = (
+        f"Top {len(tools)} of {len(totals.tools)} tools by calls; "
+        + ", ".join(f"{n} {c}" for n, c, _e, _s in tools[:5])
+        + "."
+    )
+    return bar_chart(
+        f"{id_prefix}-tools", "Most used tools", rows, desc, legend=[("bar", "calls"), ("err", "failed calls")]
     )
 
-    files = [
+
+def _file_rows(totals: Totals) -> list[dict[str, Any]]:
+    return [
         {
             "project": proj,
             "path": path,
@@ -257,25 +293,10 @@ def overview(totals: Totals, project: str | None = None, id_prefix: str = "ch") 
             "added": a,
             "removed": r,
             "sessions": s,
-            "href": href("index.html", project=proj or None, file=path),
+            "href": index_url(project=proj or None, file=path),
         }
         for proj, path, e, a, r, s in totals.top_files()
     ]
-    costliest = totals.costliest()
-    return Overview(
-        totals,
-        project,
-        unit,
-        sessions_chart,
-        tokens_chart,
-        agents_chart,
-        models_chart,
-        tools_chart,
-        files,
-        totals.longest(),
-        costliest,
-        totals.priced_sessions > 0,
-    )
 
 
 def _named_agents(totals: Totals) -> list[str]:
@@ -292,7 +313,7 @@ def project_rows(projects: dict[str, Totals], limit: int | None = None) -> list[
         {
             "name": name,
             "url": project_url(name),
-            "index": href("index.html", project=name),
+            "index": index_url(project=name),
             "sessions": t.sessions,
             "tokens": t.usage.total,
             "cost": t.cost if t.priced_sessions else None,
@@ -314,20 +335,45 @@ def project_rows(projects: dict[str, Totals], limit: int | None = None) -> list[
 class SessionInsights:
     """The compact figures and the time strip in a session page's header."""
 
-    figures: Any  # SessionFigures, with the estimated cost
+    figures: SessionFigures  # with the estimated cost
     tools: list[tuple[str, int, int, str]]  # name, calls, failed, link to the sessions that used it
     files: list[dict[str, Any]]  # path, edits, added, removed, failed, link to the first edit (SessionView.event_link)
     strip: Chart | None
-    time: list[
-        tuple[str, str, float, float | None]
-    ]  # kind, label, seconds, share of the time drawn to scale (None: pauses)
+    # kind, label, seconds, share of the time drawn to scale (None: pauses)
+    time: list[tuple[str, str, float, float | None]]
 
 
-def session_insights(view: Any, prices: Any) -> SessionInsights:
-    from sitegen.analyze.insights import session_edits, session_figures, time_by_kind, timeline
-    from sitegen.site.charts import strip_chart
-
+def session_insights(view: SessionView, prices: Prices) -> SessionInsights:
     figures = session_figures(view, prices)
+    spans = timeline(view.session)
+    strip = strip_chart(
+        "time-strip",
+        "Where the time went",
+        spans,
+        {s.event_id: view.event_link(s.event_id) for s in spans if s.event_id},
+    )
+    by_kind = time_by_kind(spans)
+    active = sum(s for k, _l, s in by_kind if k != "idle") or 1.0  # shares of the time drawn to scale
+    if strip is not None:
+        strip.desc = (
+            "; ".join(
+                f"{label} {format_seconds(s)}" + ("" if k == "idle" else f" ({_share(s / active)})")
+                for k, label, s in by_kind
+            )
+            + "."
+        )
+    tools = [(name, calls, failed, index_url(tool=name)) for name, calls, failed in figures.tools]
+    return SessionInsights(
+        figures,
+        tools,
+        _edited_files(view),
+        strip,
+        [(k, label, s, None if k == "idle" else s / active) for k, label, s in by_kind],
+    )
+
+
+def _edited_files(view: SessionView) -> list[dict[str, Any]]:
+    """Each file the session edited, with its lines and failed edits, most edits first."""
     files: dict[str, dict[str, Any]] = {}
     for edit in session_edits(view):
         entry = files.get(edit.path)
@@ -346,38 +392,15 @@ def session_insights(view: Any, prices: Any) -> SessionInsights:
             entry["removed"] += edit.removed
         else:
             entry["failed"] += 1
-    spans = timeline(view.session)
-    strip = strip_chart(
-        "time-strip",
-        "Where the time went",
-        spans,
-        {s.event_id: view.event_link(s.event_id) for s in spans if s.event_id},
-    )
-    by_kind = time_by_kind(spans)
-    active = sum(s for k, _l, s in by_kind if k != "idle") or 1.0  # shares of the time drawn to scale
-    if strip is not None:
-        strip.desc = (
-            "; ".join(
-                f"{label} {format_seconds(s)}" + ("" if k == "idle" else f" ({_share(s / active)})")
-                for k, label, s in by_kind
-            )
-            + "."
-        )
-    tools = [(name, calls, failed, href("index.html", tool=name)) for name, calls, failed in figures.tools]
-    ordered = sorted(files.values(), key=lambda f: (-f["edits"], f["path"]))
-    return SessionInsights(
-        figures, tools, ordered, strip, [(k, label, s, None if k == "idle" else s / active) for k, label, s in by_kind]
-    )
+    return sorted(files.values(), key=lambda f: (-f["edits"], f["path"]))
 
 
 def _share(x: float) -> str:
     return f"{x * 100:.0f}%" if x >= 0.01 else "<1%"
 
 
-def register_jinja(env: Any, site: dict[str, Any]) -> None:
+def register_jinja(env: Environment, site: dict[str, Any]) -> None:
     """Filters and globals the insights templates use (called by render.Renderer)."""
-    from sitegen.analyze.insights import price_table
-
     try:
         prices = price_table(site.get("prices"))
     except ValueError:

@@ -95,7 +95,7 @@ def _css_class(token: _TokenType) -> str:
     """pygments' short CSS class of a token type (its nearest standard ancestor's), or ""
     when the themes do not colour it (most tokens of code are names and punctuation,
     so leaving their spans out is a good part of a session page's size)."""
-    while token not in STANDARD_TYPES:
+    while token not in STANDARD_TYPES and token.parent is not None:  # the root, Token, is a standard type
         token = token.parent
     return "" if _looks_plain(token) else STANDARD_TYPES[token]
 

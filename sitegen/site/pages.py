@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sitegen.analyze.session import SessionSummary
+from sitegen.site.urls import INDEX_URL, NOT_FOUND_URL, parts_script_url, relative_root
 from sitegen.site.view import SessionView
 
 
@@ -24,7 +25,7 @@ class Page:
     @property
     def root(self) -> str:
         """Relative path from this page back to the site root ("" or "../")."""
-        return "../" * self.url.count("/")
+        return relative_root(self.url)
 
 
 def session_page(view: SessionView) -> Page:
@@ -33,9 +34,7 @@ def session_page(view: SessionView) -> Page:
 
 
 def session_pages(view: SessionView) -> list[Page]:
-    """One page per part (``sitegen/parts.py``); a session that fits gets its one page, without a pager."""
-    from sitegen.site.urls import parts_script_url
-
+    """One page per part (``sitegen/site/parts.py``); a session that fits gets its one page, without a pager."""
     deps = (view.session.id,)
     base = {"view": view, "s": view.summary, "part": None, "parts_js": ""}
     if not view.parts:
@@ -51,7 +50,7 @@ def index_page(summaries: Sequence[SessionSummary]) -> Page:
     agents = sorted({s.agent for s in summaries})
     projects = sorted({s.project for s in summaries if s.project})
     return Page(
-        "index.html",
+        INDEX_URL,
         "index.html",
         {"sessions": ordered, "agents": agents, "projects": projects},
         tuple(s.id for s in summaries),
@@ -59,4 +58,4 @@ def index_page(summaries: Sequence[SessionSummary]) -> Page:
 
 
 def not_found_page() -> Page:
-    return Page("404.html", "404.html", {})
+    return Page(NOT_FOUND_URL, "404.html", {})

@@ -144,7 +144,8 @@ def plan_parts(view: PairedSession, budget: int = PART_BYTES) -> tuple[tuple[Par
 
 
 def _pack(weights: Sequence[int], budget: int) -> list[tuple[int, int]]:
-    """Consecutive runs of weights, each closed before it would pass ``budget`` (a heavy event gets a part of its own)."""
+    """Consecutive runs of weights, each closed before it would pass ``budget``
+    (a heavy event gets a part of its own)."""
     bounds: list[tuple[int, int]] = []
     start, size = 0, 0
     for i, w in enumerate(weights):

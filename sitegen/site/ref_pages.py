@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sitegen.analyze.refs import (
     KIND_LABELS,
@@ -18,27 +18,26 @@ from sitegen.analyze.refs import (
     Mention,
     RefKey,
     Repo,
+    SessionRef,
     clear_cache,
-    repo_url,
     session_refs,
 )
 from sitegen.config import SiteConfig
+from sitegen.model import Problems
 from sitegen.parallel import aggregate_jobs
 from sitegen.site.fanout import render_pages
 from sitegen.site.pages import Page
 from sitegen.site.reflinks import ref_label, ref_title
+from sitegen.site.render import Renderer
+from sitegen.site.urls import REFS_INDEX_URL, ref_url, repo_refs_url
 from sitegen.site.view import SessionView
-
-if TYPE_CHECKING:
-    from sitegen.model import Problems
-    from sitegen.site.render import Renderer
-    from sitegen.site.writer import SiteWriter
-
-INDEX_URL = "refs/index.html"
+from sitegen.site.writer import SiteWriter
 
 
 @dataclass(slots=True)
 class _SessionInfo:
+    """What a ref page shows of a session that worked on or mentioned the ref."""
+
     id: str
     url: str
     title: str
@@ -70,6 +69,18 @@ class _RefData:
         return max(self.names, key=len) if self.names else self.key.name
 
 
+# what a worker collects of one session: its info, scope, refs, relations, archive-wide
+# candidates (short hex, snippet) and each mentioned event's link
+_Collected = tuple[
+    _SessionInfo,
+    Repo,
+    list[SessionRef],
+    list[tuple[RefKey, RefKey]],
+    list[tuple[str, Mention]],
+    dict[str, str],
+]
+
+
 class GitRefsIndex:
     """refs/index.html, refs/<repo>/index.html and refs/<repo>/<kind>/<name>.html."""
 
@@ -83,7 +94,7 @@ class GitRefsIndex:
 
     name = "refs"
 
-    def collect(self, view: SessionView) -> tuple | None:
+    def collect(self, view: SessionView) -> _Collected | None:
         """In a worker: this session's refs, with each mention's link resolved (small, picklable).
 
         A link is the event's URL from the site root, on the part of a split
@@ -100,7 +111,7 @@ class GitRefsIndex:
         links = {eid: view.event_url(eid) if eid in view.anchors else "" for eid in ids}
         return info, found.scope, list(found.refs.values()), list(found.relations), list(found.candidates), links
 
-    def add(self, item: tuple | None) -> None:
+    def add(self, item: _Collected | None) -> None:
         if item is None:
             return
         info, scope, refs, relations, candidates, links = item
@@ -127,7 +138,7 @@ class GitRefsIndex:
 
     # ---- archive-wide rules
 
-    def _resolve_candidates(self) -> None:
+    def resolve_candidates(self) -> None:
         """Rule 4 across the archive: a bare short hex that is the prefix of a full SHA
         seen in any session is a mention of that commit (shown on ref pages only)."""
         fulls: dict[str, list[tuple[str, RefKey]]] = {}
@@ -164,7 +175,7 @@ class GitRefsIndex:
         clear_cache()  # drop the last session it held
         for error in self.forge.errors:
             problems.add("forge_url", None, error, "config")
-        self._resolve_candidates()
+        self.resolve_candidates()
         host = self.forge.default_host
         by_repo: dict[Repo, list[_RefData]] = {}
         for data in self.refs.values():
@@ -183,7 +194,7 @@ class GitRefsIndex:
         kinds = {k: sum(1 for d in self.refs if d.kind == k) for k in KINDS}
         pages.append(
             Page(
-                INDEX_URL,
+                REFS_INDEX_URL,
                 "refs_index.html",
                 {"repos": index_rows, "kinds": kinds, "kind_labels": KIND_LABELS, "session_count": len(self.sessions)},
                 deps,
@@ -193,11 +204,11 @@ class GitRefsIndex:
 
     def _repo_info(self, repo: Repo) -> dict[str, Any]:
         host = self.forge.default_host
-        cwds = sorted({self.sessions[s].cwd for s in self.scopes.get(repo, ()) if self.sessions[s].cwd})
+        cwds = sorted({cwd for s in self.scopes.get(repo, ()) if (cwd := self.sessions[s].cwd)})
         return {
             "known": repo.known,
             "label": repo.label(host),
-            "url": repo_url(repo),
+            "url": repo_refs_url(repo),
             "forge": self.forge.url(repo),
             "cwd": repo.path if not repo.known else None,
             "cwds": cwds,
@@ -205,12 +216,12 @@ class GitRefsIndex:
 
     def _row(self, data: _RefData, scope: Repo | None) -> dict[str, Any]:
         host = self.forge.default_host
-        dates = [self.sessions[s].started for s in data.sessions if self.sessions[s].started]
+        dates = [started for s in data.sessions if (started := self.sessions[s].started)]
         return {
             "kind": data.key.kind,
             "label": ref_label(data.key, data.full_name, scope, host, data.pr),
             "title": ref_title(data.key, data.full_name, host, data.pr),
-            "url": data.key.url,
+            "url": ref_url(data.key),
             "pr": data.pr,
             "sessions": len(data.sessions),
             "worked": sum(1 for s in data.sessions.values() if s.worked),
@@ -232,7 +243,9 @@ class GitRefsIndex:
         sessions = self._sessions_rows(session_ids)
         info = self._repo_info(repo)
         info.update(groups=groups, count=sum(len(g["rows"]) for g in groups), sessions=len(session_ids))
-        return Page(repo_url(repo), "refs_repo.html", {"group": info, "sessions": sessions}, tuple(sorted(session_ids)))
+        return Page(
+            repo_refs_url(repo), "refs_repo.html", {"group": info, "sessions": sessions}, tuple(sorted(session_ids))
+        )
 
     def _sessions_rows(self, ids: set[str]) -> list[_SessionInfo]:
         infos = [self.sessions[s] for s in ids]
@@ -262,7 +275,7 @@ class GitRefsIndex:
                 {
                     "label": ref_label(r, self.refs[r].full_name, key.repo, host, self.refs[r].pr),
                     "kind": KIND_SINGULAR[r.kind] if not (r.kind == "issue" and self.refs[r].pr) else "pull request",
-                    "url": r.url,
+                    "url": ref_url(r),
                     "title": ref_title(r, self.refs[r].full_name, host, self.refs[r].pr),
                 }
                 for r in data.related
@@ -285,4 +298,4 @@ class GitRefsIndex:
             "entries": entries,
             "related": related,
         }
-        return Page(key.url, "ref.html", context, tuple(sorted(data.sessions)))
+        return Page(ref_url(key), "ref.html", context, tuple(sorted(data.sessions)))

@@ -7,13 +7,17 @@ forge setting), so a session page never depends on other sessions.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from markupsafe import Markup, escape
 
-from sitegen.analyze.refs import KIND_SINGULAR, Forge, RefKey, Repo, SessionRefs, repo_url, session_refs
+from sitegen.analyze.refs import KIND_SINGULAR, Forge, RefKey, Repo, SessionRefs, session_refs
+from sitegen.model import Event
 from sitegen.site.markup import element_text
+from sitegen.site.urls import ref_url, relative_root, repo_refs_url
+from sitegen.site.view import SessionView
 
 HEADER_LIMIT = 24  # refs shown in the header before the rest fold away
 
@@ -70,21 +74,18 @@ class RefHelpers:
     def __init__(self, site: dict[str, Any]) -> None:
         self.forge = Forge.from_config(site.get("forge_url") or ())
 
-    def refs(self, view: Any) -> SessionRefs:
+    def refs(self, view: SessionView) -> SessionRefs:
         return session_refs(view.session, self.forge)
 
-    def header(self, view: Any) -> HeaderRefs:
+    def header(self, view: SessionView) -> HeaderRefs:
         refs = self.refs(view)
         forge = self.forge
         host = forge.default_host
         scope = refs.scope
-        if scope.known:
-            label = scope.label(host)
-        else:
-            label = "unknown repository"
+        label = scope.label(host) if scope.known else "unknown repository"
         listed = scope.known or any(key.repo == scope for key in refs.refs)  # the refs aggregate writes a page for it
         out = HeaderRefs(
-            label, repo_url(scope) if listed else None, forge.url(scope), scope.known, invalid=list(refs.invalid)
+            label, repo_refs_url(scope) if listed else None, forge.url(scope), scope.known, invalid=list(refs.invalid)
         )
         items = []
         for ref in refs.ordered():
@@ -94,7 +95,7 @@ class RefHelpers:
                     ref.key.kind,
                     ref_label(ref.key, name, scope, host, ref.pr),
                     ref_title(ref.key, name, host, ref.pr) + ("" if ref.worked else " (mentioned)"),
-                    ref.key.url,
+                    ref_url(ref.key),
                     forge.url(ref.key.repo, ref.key.kind, name, ref.pr),
                     ref.worked,
                 )
@@ -102,15 +103,15 @@ class RefHelpers:
         out.items, out.more = items[:HEADER_LIMIT], items[HEADER_LIMIT:]
         return out
 
-    def _tokens(self, view: Any, event: Any) -> tuple[dict[str, RefKey], str, SessionRefs] | None:
+    def _tokens(self, view: SessionView, event: Event) -> tuple[dict[str, RefKey], str, SessionRefs] | None:
         refs = self.refs(view)
         tokens = refs.links.get(event.id)
         if not tokens:
             return None
-        root = "../" * view.page_of(event.id).count("/")  # later parts sit a folder deeper than part 1
+        root = relative_root(view.page_of(event.id))  # later parts sit a folder deeper than part 1
         return tokens, root, refs
 
-    def link_html(self, html: Any, view: Any, event: Any) -> Any:
+    def link_html(self, html: Any, view: SessionView, event: Event) -> Any:
         """Rendered message HTML with each ref mention found in this event linked to its
         ref page. Only text nodes outside links are touched; the HTML stays as escaped as it was."""
         found = self._tokens(view, event)
@@ -132,7 +133,7 @@ class RefHelpers:
                 parts[i] = _LINKABLE.sub(replace, part)
         return Markup("".join(parts))
 
-    def link_text(self, text: Any, view: Any, event: Any) -> Any:
+    def link_text(self, text: Any, view: SessionView, event: Event) -> Any:
         """Plain tool output, escaped, with the ref mentions found in it linked."""
         found = self._tokens(view, event)
         if not found or not text:
@@ -146,8 +147,8 @@ _LINKABLE = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+[#@][0-9a-f]+|GH-\d+|#\d
 _NOT_BEFORE = set("_#/@.&-")
 
 
-def _replacer(tokens: dict[str, RefKey], root: str, forge: Forge, refs: SessionRefs):
-    def replace(m: re.Match) -> str:
+def _replacer(tokens: dict[str, RefKey], root: str, forge: Forge, refs: SessionRefs) -> Callable[[re.Match[str]], str]:
+    def replace(m: re.Match[str]) -> str:
         token = m.group(0)
         key = tokens.get(token)
         if key is None or not _SAFE_TOKEN.match(token):
@@ -165,7 +166,7 @@ def _replacer(tokens: dict[str, RefKey], root: str, forge: Forge, refs: SessionR
 def _anchor(token: str, key: RefKey, root: str, forge: Forge, refs: SessionRefs) -> str:
     ref = refs.refs.get(key)
     title = escape(ref_title(key, ref.full_name if ref else key.name, forge.default_host, bool(ref and ref.pr)))
-    return f'<a class="gitref gitref-{key.kind}" href="{root}{key.url}" title="{title}">{token}</a>'
+    return f'<a class="gitref gitref-{key.kind}" href="{root}{ref_url(key)}" title="{title}">{token}</a>'
 
 
 __all__ = ["RefHelpers", "HeaderRefs", "RefItem", "ref_label", "ref_title"]

@@ -1,12 +1,39 @@
-"""Every URL of the site, relative to its root, made in one place."""
+"""Every URL of the site, relative to its root, made in one place.
+
+Pages link to each other with ``root`` (``relative_root(page_url)``) in front of
+these, so a site works from any folder and from ``file://``.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Iterable
+from urllib.parse import quote, urlencode
 
-from sitegen.interchange.exports import SUFFIXES
+from sitegen.analyze.refs import RefKey, Repo
+from sitegen.interchange.formats import SUFFIXES
 
 GZIP_SUFFIX = ".gz"
+
+INDEX_URL = "index.html"  # the session list (its rows filter by URL parameters: ``index_url``)
+NOT_FOUND_URL = "404.html"
+INSIGHTS_URL = "insights.html"
+PROJECTS_URL = "insights/projects.html"
+REFS_INDEX_URL = "refs/index.html"
+SEARCH_URL = "search.html"  # written by the search aggregate (sitegen/search/output.py)
+FEED_URL = "feed.xml"
+SITEMAP_URL = "sitemap.xml"
+STATIC_FOLDER = "static"  # the package's and the user's static files, copied by the build
+PYGMENTS_CSS_URL = f"{STATIC_FOLDER}/pygments.css"  # written by the build from the highlighting themes
+
+
+def relative_root(url: str) -> str:
+    """The relative path from a page back to the site root ("" or "../" per folder)."""
+    return "../" * url.count("/")
+
+
+# ---------------------------------------------------------------- sessions
 
 
 def session_url(session_id: str) -> str:
@@ -26,3 +53,37 @@ def parts_script_url(session_id: str) -> str:
 def export_urls(session_id: str, formats: Iterable[str]) -> list[tuple[str, str]]:
     """(format, url) of each export of a session, beside its page (gzip-compressed: ``<id>.hail.jsonl.gz``)."""
     return [(fmt, f"sessions/{session_id}{SUFFIXES[fmt]}{GZIP_SUFFIX}") for fmt in formats if fmt in SUFFIXES]
+
+
+# ---------------------------------------------------------------- the session list and insights
+
+
+def index_url(**filters: str | None) -> str:
+    """The session list filtered by ``agent``, ``model``, ``tool``, ``project``, ``file``, ``from``/``to``
+    (empty filters left out; ``static/app.js`` reads them)."""
+    query = urlencode({k: v for k, v in filters.items() if v}, quote_via=quote)
+    return f"{INDEX_URL}?{query}" if query else INDEX_URL
+
+
+_PROJECT_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def project_url(project: str) -> str:
+    """A project's insights page; a hash suffix whenever the name had to change to be a file name."""
+    slug = _PROJECT_UNSAFE.sub("-", project).strip("-.")[:60] or "project"
+    if slug != project:
+        slug += "-" + hashlib.sha1(project.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"insights/{slug}.html"
+
+
+# ---------------------------------------------------------------- git refs
+
+
+def repo_refs_url(repo: Repo) -> str:
+    """A repository's refs page (an unknown repository's too: its refs are listed there)."""
+    return f"refs/{repo.slug}/index.html"
+
+
+def ref_url(key: RefKey) -> str:
+    """A ref's page: ``refs/<repository>/<kind>/<name>.html``."""
+    return f"refs/{key.repo.slug}/{key.kind}/{key.slug}.html"

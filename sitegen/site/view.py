@@ -53,15 +53,18 @@ def anchor_ids(events: tuple[Event, ...]) -> dict[str, str]:
     """A unique, HTML-safe anchor for every event (ids from a format may repeat or be odd)."""
     anchors: dict[str, str] = {}
     used: set[str] = set()
+    next_count: dict[str, int] = {}  # a repeated base -> the count to try next (all below are taken)
     for event in walk(events):
         if event.id in anchors:
             continue
         base = "e-" + (_ANCHOR_UNSAFE.sub("-", event.id).strip("-")[:64] or "x")
-        anchor, n = base, 1
+        anchor, n = base, next_count.get(base, 1)
         while anchor in used:
             n += 1
             anchor = f"{base}-{n}"
         used.add(anchor)
+        if n > 1:
+            next_count[base] = n
         anchors[event.id] = anchor
     return anchors
 

@@ -1,0 +1,221 @@
+"""Redaction of one string: which rules can match it, running them, replacing what they find.
+
+Most strings hold no secret, so the engine first asks, as cheaply as it can, which
+rules could match at all: the hints the lower-cased string holds (``prefilter``) and
+the runs of digits or capitals it holds (``runs``). Only the rules with a hint found
+run, in order, each on what the ones before it left; a rule whose pattern cannot
+start with a literal is tried only at its anchors. Strings seen before are not
+redacted again (a memo for short ones, the latest few long ones).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Collection, Iterable
+from functools import partial
+
+from sitegen.analyze.redact.normalize import NormalView, may_hide_secrets
+from sitegen.analyze.redact.prefilter import HintFinder
+from sitegen.analyze.redact.rules import PATTERNS, SCANS, RedactionConfigError, compile_extra
+from sitegen.analyze.redact.runs import RUNS, runs_in
+from sitegen.analyze.redact.types import Anchors, Check, Scan, Span
+
+_MEMO_MAX_LEN = 256  # short strings repeat (paths, names, ids): remember what they became
+_MEMO_MAX_ITEMS = 200_000
+_RECENT_MAX_CHARS = 4_000_000
+
+# (kind, hints, compiled pattern or scan, anchors, check)
+_Rule = tuple[str, tuple[str, ...], re.Pattern[str] | Scan, Anchors, Check | None]
+
+__all__ = ["TextRedactor", "RedactionConfigError"]
+
+
+class TextRedactor:
+    """Replaces secrets in strings by ``[REDACTED:kind]`` and counts them by kind.
+
+    ``extra``: more (kind, regex) patterns, tried before the built-in ones (a regex
+    that starts with a literal is as cheap as a built-in one; one that does not is
+    tried at every position of every string). ``allow``: exact values never
+    redacted (a known test key, a public example).
+    """
+
+    def __init__(self, extra: Iterable[tuple[str, str]] = (), allow: Iterable[str] = ()) -> None:
+        rules: list[_Rule] = [(kind, (), compile_extra(kind, p), (), None) for kind, p in extra]
+        for spec in PATTERNS:
+            anchors: Anchors = spec[3] if len(spec) > 3 else ()
+            check: Check | None = spec[4] if len(spec) > 4 else None
+            rules.append((spec[0], spec[1], re.compile(spec[2]), anchors, check))
+        rules.extend((kind, hints, scan, (), None) for kind, hints, scan in SCANS)
+        self._rules = rules
+        self._replacers = [partial(self._replace, kind=r[0]) for r in rules]
+        self._checks = {r[2]: r[4] for r in rules if r[4] is not None}
+        self._allow = frozenset(a for a in allow if a)
+        hints = {h for r in rules for h in r[1] if h not in RUNS}
+        self._hints = HintFinder(hints)
+        self._hint_set = frozenset(hints)
+        self._by_hint: dict[str, set[int]] = defaultdict(set)
+        for i, rule in enumerate(rules):
+            for hint in rule[1]:
+                self._by_hint[hint].add(i)
+        self._always = {i for i, r in enumerate(rules) if not r[1]}
+        self._always_order = sorted(self._always)
+        self._memo: dict[str, tuple[str, tuple[str, ...]]] = {}
+        self._recent: dict[str, tuple[str, tuple[str, ...]]] = {}  # long strings, oldest first
+        self._recent_size = 0
+        self._kinds: list[str] = []  # kinds replaced in the string being redacted
+        self.counts: Counter[str] = Counter()
+
+    def text(self, value: str) -> str:
+        if len(value) < 8:
+            return value
+        short = len(value) <= _MEMO_MAX_LEN
+        hit = (self._memo if short else self._recent).get(value)
+        if hit is not None:
+            if not hit[1]:
+                return value  # the caller's own object: unchanged means identical
+            self.counts.update(hit[1])
+            return hit[0]
+        self._kinds = []
+        new = self._redact(value)
+        if may_hide_secrets(value):
+            new = self._redact_hidden(value, new)
+        self.counts.update(self._kinds)
+        self._remember(value, (new, tuple(self._kinds)), short)
+        return new
+
+    def _remember(self, value: str, result: tuple[str, tuple[str, ...]], short: bool) -> None:
+        """Short strings repeat all over an archive (paths, names, ids); long ones within a
+        session (a tool's output in its result and in its record): keep the latest few."""
+        if short:
+            if len(self._memo) >= _MEMO_MAX_ITEMS:
+                self._memo.clear()
+            self._memo[value] = result
+            return
+        recent = self._recent
+        recent[value] = result
+        self._recent_size += len(value)
+        while self._recent_size > _RECENT_MAX_CHARS and recent:
+            oldest = next(iter(recent))
+            self._recent_size -= len(oldest)
+            del recent[oldest]
+
+    def _redact(self, value: str) -> str:
+        """Every rule that can match, in order, each on what the ones before it left."""
+        lowered = value.lower()
+        found = self._hints.found(lowered)
+        found.extend(runs_in(value))
+        order = sorted(self._always.union(*(self._by_hint[h] for h in found))) if found else self._always_order
+        present = set(found)
+        for i in order:
+            kind, _, rule, anchors, _ = self._rules[i]
+            if not isinstance(rule, re.Pattern):
+                new = self._apply(value, rule(value))
+            elif anchors and len(lowered) == len(value):  # (lower() can change the length of some letters)
+                new = self._sub_anchored(kind, rule, anchors, value, lowered, present)
+            else:
+                new = rule.sub(self._replacers[i], value)
+            if new != value:
+                value = new
+                lowered = value.lower()
+        return value
+
+    def _redact_hidden(self, value: str, redacted: str) -> str:
+        """``redacted`` unless undoing escapes and line continuations shows more secrets:
+        then those are replaced in place, and the rest is redacted as usual."""
+        view = NormalView.of(value)
+        if view is None:
+            return redacted
+        first_look = self._kinds
+        self._kinds = []
+        seen = self._redact(view.view)
+        if seen == view.view:
+            self._kinds = first_look
+            return redacted
+        in_view = self._kinds
+        self._kinds = []
+        new = self._redact(view.splice(seen))  # (what the view did not change is redacted as it is written)
+        self._kinds = in_view + self._kinds
+        return new
+
+    def _sub_anchored(
+        self,
+        kind: str,
+        regex: re.Pattern[str],
+        anchors: Anchors,
+        value: str,
+        lowered: str,
+        found: Collection[str] | None = None,
+    ) -> str:
+        """``regex.sub`` tried only where a match can start (see PATTERNS): same result, far fewer tries."""
+        starts = self._anchor_starts(anchors, lowered, found)
+        if not starts:
+            return value
+        out: list[str] = []
+        last = 0
+        match = regex.match
+        for start in starts:
+            if start < last:
+                continue
+            m = match(value, start)
+            if m is None or m.end() == start:
+                continue
+            out.append(value[last:start])
+            out.append(self._replace(m, kind))
+            last = m.end()
+        if not out:
+            return value
+        out.append(value[last:])
+        return "".join(out)
+
+    def _anchor_starts(self, anchors: Anchors, lowered: str, found: Collection[str] | None) -> list[int]:
+        """Where a match can start, in order: each anchor's offsets from each place its needle is
+        (and the next character allows). A needle that is a hint not ``found`` is nowhere."""
+        starts: list[int] = []
+        find = lowered.find
+        for anchor in anchors:
+            needle, offsets = anchor[0], anchor[1]
+            if found is not None and needle in self._hint_set and needle not in found:
+                continue
+            follow = anchor[2] if len(anchor) > 2 else ""
+            after = len(needle)
+            i = find(needle)
+            while i != -1:
+                if follow and (lowered[i + after : i + after + 1] or "\x00") not in follow:
+                    pass  # what follows the needle rules a match out
+                elif offsets == (0,):
+                    starts.append(i)
+                else:
+                    starts.extend(i + o for o in offsets if i + o >= 0)
+                i = find(needle, i + 1)
+        return sorted(set(starts)) if len(anchors) > 1 or len(anchors[0][1]) > 1 else starts
+
+    def _replace(self, match: re.Match[str], kind: str) -> str:
+        """What a match becomes: its secret groups (all that matched), the spans its check
+        names, or the whole of it, replaced by markers (allow-listed values kept)."""
+        check = self._checks.get(match.re)
+        if check is not None:
+            spans = check(match)
+        else:
+            groups = [g for g in match.re.groupindex if g.startswith("secret") and match.group(g) is not None]
+            if groups and any(match.group(g) in self._allow for g in groups) or match.group(0) in self._allow:
+                return match.group(0)
+            spans = [(kind, *match.span(g)) for g in groups] or [(kind, *match.span())]
+        return self._apply(match.group(0), spans, match.start())
+
+    def _apply(self, text: str, spans: list[Span], offset: int = 0) -> str:
+        """``text`` (which starts at ``offset`` of the string the spans point into) with each span replaced."""
+        if not spans:
+            return text
+        out: list[str] = []
+        last = 0
+        for kind, start, end in sorted(spans, key=lambda span: span[1]):
+            start, end = start - offset, end - offset
+            if start < last or text[start:end] in self._allow:
+                continue
+            out.append(text[last:start])
+            out.append(f"[REDACTED:{kind}]")
+            self._kinds.append(kind)
+            last = end
+        out.append(text[last:])
+        return "".join(out)

@@ -1,0 +1,75 @@
+"""The claude.ai export reader: detection, and the export streamed one conversation at a time."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+from sitegen.model import Problems, Session, make_session_id
+from sitegen.readers.base import Reader, Sniff
+from sitegen.readers.claude_ai.conversation import NAME, conversation_session
+from sitegen.readers.files import iter_json_array
+from sitegen.readers.safejson import raw_decode
+
+
+class ClaudeAiReader(Reader):
+    """A claude.ai export: one Session per conversation, a damaged one skipped without losing the rest."""
+
+    name = NAME
+    claims_directories = False
+
+    def detect(self, sniffed: Sniff) -> bool:
+        path = sniffed.path
+        if path.suffix.lower() != ".json":
+            return False
+        head = sniffed.text()
+        stripped = head.lstrip()
+        if not stripped.startswith("["):
+            return False
+        body = stripped[1:].lstrip()
+        if body.startswith("]"):
+            # An empty export: claim it only under its export name.
+            return path.name == "conversations.json"
+        try:
+            first, _ = raw_decode(body)
+        except ValueError:
+            first = None  # the first conversation is longer than the sniff window
+        if isinstance(first, dict):
+            return "chat_messages" in first and "uuid" in first
+        # A first conversation too long for the sniff window, or a damaged one (not an object):
+        # look for the keys by name (they come before a conversation's long message list).
+        return re.search(r'"chat_messages"\s*:\s*\[', body) is not None and re.search(r'"uuid"\s*:', body) is not None
+
+    def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
+        reported: dict[str, int] = {}
+        seen: set[str] = set()
+        for index, (line, conv) in enumerate(iter_json_array(path, problems)):
+            if not isinstance(conv, dict):
+                problems.add(
+                    path,
+                    line,
+                    f"claude.ai: conversation #{index + 1} is a {type(conv).__name__}, not an object; skipped",
+                )
+                continue
+            try:
+                session = conversation_session(conv, index, line, path, problems, reported)
+                if session.id in seen:
+                    problems.add(
+                        path,
+                        line,
+                        f"claude.ai: conversation #{index + 1} repeats the uuid of an earlier one; given a distinct id",
+                    )
+                    session = replace(session, id=make_session_id(NAME, f"{conv.get('uuid')}#{index + 1}"))
+                seen.add(session.id)
+                yield session
+            except Exception as exc:  # a reader bug must not lose the rest of the export
+                problems.add(
+                    path,
+                    line,
+                    f"claude.ai: conversation #{index + 1} could not be read ({type(exc).__name__}: {exc}); skipped",
+                )
+
+
+READER = ClaudeAiReader()

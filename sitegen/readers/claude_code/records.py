@@ -1,0 +1,138 @@
+"""One record at a time: route each JSONL record to its handler, and the bookkeeping records.
+
+``progress``, ``file-history-snapshot`` and ``queue-operation`` records are only
+counted (``Session.skipped``), except ``agent_progress`` records whose embedded
+messages rebuild a sub-agent that has no file of its own. Title records
+(``summary``, ``custom-title``, ``ai-title``…) feed the session title and details.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from sitegen.model import Kind
+from sitegen.readers._util import obj, shown
+from sitegen.readers._util import text_of as _str
+from sitegen.readers.base import parse_time
+from sitegen.readers.claude_code.assistant import read_assistant
+from sitegen.readers.claude_code.state import Transcript, unknown_spec
+from sitegen.readers.claude_code.system import read_system
+from sitegen.readers.claude_code.user import read_user
+from sitegen.readers.claude_code.vocabulary import META_TYPES, SKIP_PROGRESS, SKIP_TYPES, TITLE_FIELDS
+
+
+def read_stream(transcript: Transcript, records: Iterable[tuple[int, dict[str, Any]]]) -> Transcript:
+    """Feed every (line, record) to the transcript and finish it."""
+    for lineno, rec in records:
+        feed(transcript, lineno, rec)
+    transcript.finish()
+    return transcript
+
+
+def feed(t: Transcript, lineno: int, rec: dict[str, Any]) -> None:
+    """One record; an odd record becomes an UNKNOWN event and a problem, never an exception."""
+    t.records += 1
+    kind = rec.get("type")
+    ts = parse_time(rec.get("timestamp"))
+    t.note_time(ts)
+    t.note_envelope(rec)
+    try:
+        _dispatch(t, lineno, rec, kind, ts)
+    except Exception as exc:  # never let one odd record stop the file
+        t.problems.add(
+            t.path, lineno, f"could not interpret {shown(kind)} record ({type(exc).__name__}: {exc}); shown as raw JSON"
+        )
+        t.emit_one(lineno, rec, ts, unknown_spec(f"unreadable {shown(kind)} record", rec))
+
+
+def _dispatch(t: Transcript, lineno: int, rec: dict[str, Any], kind: Any, ts: datetime | None) -> None:
+    if kind == "assistant":
+        read_assistant(t, lineno, rec, ts)
+    elif kind == "user":
+        read_user(t, lineno, rec, ts)
+    elif kind == "system":
+        read_system(t, lineno, rec, ts)
+    elif kind == "progress":
+        _read_progress(t, lineno, rec)
+    elif isinstance(kind, str) and kind in SKIP_TYPES:
+        t.skipped[SKIP_TYPES[kind]] += 1
+    elif isinstance(kind, str) and kind in META_TYPES:
+        _read_metadata(t, kind, rec)
+    elif kind == "pr-link":
+        _read_pr_link(t, lineno, rec, ts)
+    else:
+        t.emit_one(lineno, rec, ts, unknown_spec(f"unknown record type {kind!r}", rec))
+
+
+def _read_progress(t: Transcript, lineno: int, rec: dict[str, Any]) -> None:
+    """Count a progress record; keep an ``agent_progress`` message when its sub-agent has no file."""
+    data = obj(rec.get("data"))
+    dtype = data.get("type")
+    if dtype == "agent_progress" and _keep_agent_message(t, lineno, rec, data):
+        return  # shown as the rebuilt sub-agent
+    reason = SKIP_PROGRESS.get(dtype) if isinstance(dtype, str) else None
+    t.skipped[reason or f"progress record ({dtype or 'no type'})"] += 1
+
+
+def _keep_agent_message(t: Transcript, lineno: int, rec: dict[str, Any], data: dict[str, Any]) -> bool:
+    """Link the sub-agent to its call; keep its embedded message (once) for a rebuild.
+
+    True when the record is shown (as part of a rebuilt sub-agent) rather than counted.
+    """
+    agent_id = _str(data.get("agentId"))
+    parent_call = _str(rec.get("parentToolUseID"))
+    if agent_id and parent_call:
+        t.agent_links.setdefault(agent_id, parent_call)
+    message = data.get("message")
+    if not (
+        agent_id
+        and agent_id not in t.agent_files
+        and isinstance(message, dict)
+        and message.get("type") in ("user", "assistant")
+    ):
+        return False
+    key = f"{agent_id}:{message.get('uuid')}" if message.get("uuid") else None
+    if key is None or key not in t.progress_seen:
+        if key:
+            t.progress_seen.add(key)
+        t.progress.setdefault(agent_id, []).append((lineno, message))
+    return True
+
+
+def _read_metadata(t: Transcript, kind: str, rec: dict[str, Any]) -> None:
+    """Title, agent name and permission mode records: facts about the session, not events."""
+    field_name = TITLE_FIELDS.get(kind)
+    value = _str(rec.get(field_name)) if field_name else None
+    if kind == "ai-title" and value is None:
+        value = _str(rec.get("title"))
+    if value:
+        t.titles[kind] = value
+    if kind == "agent-name" and value:
+        t.meta["agent_name"] = value
+    elif kind in ("mode", "permission-mode"):
+        mode = _str(rec.get("mode")) or _str(rec.get("permissionMode"))
+        if mode:
+            t.meta["mode"] = mode
+    t.skipped[f"{kind} record (used for the session title and details)"] += 1
+
+
+def _read_pr_link(t: Transcript, lineno: int, rec: dict[str, Any], ts: datetime | None) -> None:
+    """A pull request the session opened: a SYSTEM event (once per PR) and git refs."""
+    url = _str(rec.get("prUrl"))
+    number = rec.get("prNumber")
+    repo = _str(rec.get("prRepository")) or _str(rec.get("repository"))
+    key = url or f"{repo}#{number}"
+    if key in t.pull_requests:
+        t.skipped["pr-link record (repeated link to the same pull request)"] += 1
+        return
+    t.pull_requests.setdefault(key)
+    if repo:
+        t.repos.setdefault(repo)
+    if isinstance(number, int) and not isinstance(number, bool):
+        t.issues.setdefault(f"{repo}#{number}" if repo else f"#{number}")
+    label = f"#{number}" if isinstance(number, int) else "pull request"
+    text = f"[{repo or ''}{label}]({url})" if url else f"{repo or ''}{label}"
+    meta = {k: rec[k] for k in ("prNumber", "prUrl", "prRepository") if k in rec}
+    t.emit_one(lineno, rec, ts, {"kind": Kind.SYSTEM, "title": "Pull request linked", "text": text, "meta": meta})

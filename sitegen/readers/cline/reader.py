@@ -1,0 +1,138 @@
+"""The Cline Reader: a task folder in, one session out."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from sitegen.model import Problems, Session
+from sitegen.readers._util import obj, opt_int, text_of
+from sitegen.readers.base import Reader, Sniff, parse_time
+from sitegen.readers.cline.history import history_events
+from sitegen.readers.cline.task import API_HISTORY, NAME, TASK_METADATA, UI_MESSAGES, Task
+from sitegen.readers.cline.ui import ui_events, ui_summary
+from sitegen.readers.files import iter_json_array, load_json
+
+# environment_history keys -> the label a session page shows
+_ENVIRONMENT = (
+    ("cline_version", "cline version"),
+    ("host_name", "editor"),
+    ("host_version", "editor version"),
+    ("os_name", "os"),
+)
+
+
+class ClineReader(Reader):
+    name = NAME
+    claims_directories = True
+
+    def detect(self, sniffed: Sniff) -> bool:
+        path = sniffed.path
+        if not sniffed.is_dir:
+            return False
+        has_api = (path / API_HISTORY).is_file()
+        has_ui = (path / UI_MESSAGES).is_file()
+        if has_api and has_ui:
+            return True
+        return (has_api or has_ui) and path.name.isdigit()
+
+    def companions(self, path: Path) -> list[Path]:
+        try:
+            return sorted(p for p in path.rglob("*") if p.is_file())
+        except OSError:
+            return []
+
+    def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
+        yield _read_task(path, problems)
+
+
+READER = ClineReader()
+
+
+def _load_array(path: Path, problems: Problems, what: str) -> list[tuple[int, dict[str, Any]]]:
+    if not path.is_file():
+        return []
+    items = []
+    for line, item in iter_json_array(path, problems):
+        if isinstance(item, dict):
+            items.append((line, item))
+        else:
+            problems.add(path, line, f"cline: {what} item is a {type(item).__name__}, not an object; skipped")
+    return items
+
+
+def _load_metadata(path: Path, problems: Problems) -> dict[str, Any]:
+    if not path.is_file():
+        return {}
+    doc = load_json(path, problems)
+    if isinstance(doc, dict):
+        return doc
+    if doc is not None:
+        problems.add(path, None, f"cline: task_metadata.json is a {type(doc).__name__}, not an object; ignored")
+    return {}
+
+
+def _read_task(path: Path, problems: Problems) -> Session:
+    api_path, ui_path = path / API_HISTORY, path / UI_MESSAGES
+    api = _load_array(api_path, problems, "history")
+    ui = _load_array(ui_path, problems, "panel message")
+    metadata = _load_metadata(path / TASK_METADATA, problems)
+    summary = ui_summary(ui, ui_path, problems)
+    models = _models(metadata, api)
+    task = Task(api_path, problems)
+    if api:
+        history_events(api, summary, metadata, task)
+    elif ui:
+        task.path = ui_path
+        ui_events(ui, task)
+    else:
+        problems.add(path, None, "cline: task folder has no readable messages")
+    stamp = opt_int(path.name)
+    started = parse_time(stamp) if stamp and stamp > 0 else None
+    times = summary.times + [e.timestamp for e in task.events if e.timestamp]
+    source = api_path if api_path.is_file() else ui_path if ui_path.is_file() else path
+    return task.finish(
+        path.name,
+        source=source,
+        title=None,
+        started=min([t for t in (started, *times) if t], default=None),
+        ended=max(times, default=None),
+        cwd=task.cwd,
+        models=models or list(task.models),
+        meta=_task_meta(metadata, task, rebuilt=not api and bool(ui)),
+    )
+
+
+def _task_meta(metadata: dict[str, Any], task: Task, rebuilt: bool) -> dict[str, Any]:
+    meta: dict[str, Any] = {}
+    history = metadata.get("environment_history")
+    env = [e for e in history or [] if isinstance(e, dict)] if isinstance(history, list) else []
+    if env:
+        last = env[-1]
+        for key, label in _ENVIRONMENT:
+            if last.get(key):
+                meta[label] = last[key]
+    files = metadata.get("files_in_context")
+    if isinstance(files, list) and files:
+        meta["files in context"] = len(files)
+    if task.cost:
+        meta["cost"] = round(task.cost, 6)
+    if rebuilt:
+        meta["rebuilt from"] = UI_MESSAGES
+    return meta
+
+
+def _models(metadata: dict[str, Any], api: list[tuple[int, dict[str, Any]]]) -> list[str]:
+    """The models task_metadata.json lists, then those the history names."""
+    models: list[str] = []
+    usage = metadata.get("model_usage")
+    for entry in usage if isinstance(usage, list) else []:
+        model = text_of(obj(entry).get("model_id"))
+        if model and model not in models:
+            models.append(model)
+    for _, message in api:
+        model = text_of(obj(message.get("modelInfo")).get("modelId"))
+        if model and model not in models:
+            models.append(model)
+    return models

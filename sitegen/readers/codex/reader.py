@@ -1,0 +1,49 @@
+"""The Codex reader: which files are rollouts, and reading one into a Session."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from sitegen.model import Problems, Session
+from sitegen.readers.base import Reader, Sniff
+from sitegen.readers.codex.layout import META_HEAD, NAME, is_bare_item, is_legacy_header
+from sitegen.readers.codex.records import RolloutBuilder
+from sitegen.readers.files import iter_jsonl
+
+
+class CodexReader(Reader):
+    name = NAME
+
+    def detect(self, sniffed: Sniff) -> bool:
+        path = sniffed.path
+        if path.suffix.lower() != ".jsonl" and not path.name.startswith("rollout-"):
+            return False
+        line = sniffed.object_line()
+        if line is None:
+            return False
+        _, first, obj = line
+        if obj is None:
+            # A first line longer than the sniff (long instructions): judged by its opening.
+            return bool(META_HEAD.match(first))
+        if obj.get("type") == "session_meta":
+            return isinstance(obj.get("payload"), dict)
+        if not is_legacy_header(obj):
+            return False
+        if path.name.startswith("rollout-"):
+            return True
+        # A legacy header alone is too plain to be sure: a state record or a bare item must follow.
+        for index, rec in enumerate(sniffed.json_lines(6)):
+            if index == 0:
+                continue
+            if rec.get("record_type") == "state" or is_bare_item(rec):
+                return True
+        return False
+
+    def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
+        builder = RolloutBuilder(path, problems)
+        for lineno, rec in iter_jsonl(path, problems):
+            builder.feed(lineno, rec)
+        session = builder.finish()
+        if session is not None:
+            yield session

@@ -1,0 +1,142 @@
+"""Cursor's SQLite stores, opened read-only, and the workspace folder each composer belongs to."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from sitegen.model import Problems
+from sitegen.readers._util import as_str, connect_ro, is_sqlite, obj, text_of, wal_note
+from sitegen.readers.cursor.keys import BUBBLE, COMPOSER, DB_NAME, INDEX_KEY, TABLES
+from sitegen.readers.cursor.store import Store, parse_value
+from sitegen.readers.files import decode_bytes, outside_archive, read_bytes
+from sitegen.readers.safejson import loads
+
+# At most this many workspace folders are searched for a global database's composers.
+_MAX_WORKSPACES = 2000
+
+
+class DbStore(Store):
+    """A ``state.vscdb`` (or a copy of one): keys and values of ``cursorDiskKV`` / ``ItemTable``."""
+
+    def __init__(self, path: Path, problems: Problems) -> None:
+        self.path = path
+        self.problems = problems
+        if not is_sqlite(path):
+            raise sqlite3.DatabaseError("not a SQLite database")
+        self.conn = connect_ro(path)
+        tables = {as_str(r[0]) for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        self.tables = [t for t in TABLES if t in tables]
+        note = wal_note(path)
+        if note and self.tables:
+            problems.add(path, None, f"cursor: {note}")
+        self.folder = workspace_folder(path.parent / "workspace.json", problems) if path.name == DB_NAME else None
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def _range(self, prefix: str) -> Iterator[tuple[str, Any]]:
+        # A key range, not LIKE: uses the key index and treats '%' and '_' literally.
+        upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)
+        for table in self.tables:
+            rows = self.conn.execute(
+                f'SELECT key, value FROM "{table}" WHERE key >= ? AND key < ? ORDER BY key', (prefix, upper)
+            )
+            for key, value in rows:
+                yield as_str(key), value
+
+    def _get(self, key: str) -> Any:
+        for table in self.tables:
+            row = self.conn.execute(f'SELECT value FROM "{table}" WHERE key = ?', (key,)).fetchone()
+            if row is not None:
+                return row[0]
+        return None
+
+    def composer_ids(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for table in self.tables:
+            upper = COMPOSER[:-1] + ";"
+            for (key,) in self.conn.execute(
+                f'SELECT key FROM "{table}" WHERE key >= ? AND key < ? ORDER BY key', (COMPOSER, upper)
+            ):
+                seen.setdefault(as_str(key)[len(COMPOSER) :], None)
+        return list(seen)
+
+    def composer(self, cid: str) -> tuple[Any, Path]:
+        return parse_value(self._get(COMPOSER + cid), self.problems, self.path, COMPOSER + cid), self.path
+
+    def bubbles(self, cid: str) -> dict[str, Any]:
+        prefix = f"{BUBBLE}{cid}:"
+        return {key[len(prefix) :]: value for key, value in self._range(prefix)}
+
+    def item(self, key: str) -> Any:
+        if "ItemTable" not in self.tables:
+            return None
+        row = self.conn.execute('SELECT value FROM "ItemTable" WHERE key = ?', (key,)).fetchone()
+        return parse_value(row[0], self.problems, self.path, key) if row else None
+
+
+def workspace_folder(path: Path, problems: Problems) -> str | None:
+    """The folder a ``workspaceStorage/<hash>/workspace.json`` names."""
+    if not path.is_file():
+        return None
+    data = read_bytes(path, problems)
+    if data is None:
+        return None
+    try:
+        doc = loads(decode_bytes(data)[0])
+    except ValueError:
+        return None
+    uri = text_of(obj(doc).get("folder")) or text_of(obj(doc).get("workspace"))
+    if not uri:
+        return None
+    if uri.startswith("file://"):
+        local = unquote(urlsplit(uri).path)
+        if len(local) > 2 and local[0] == "/" and local[2] == ":":  # /C:/Users/…
+            local = local[1:]
+        return local or None
+    return uri
+
+
+def workspace_map(db: Path, problems: Problems) -> dict[str, str]:
+    """composerId -> workspace folder, from the workspace databases next to a global one."""
+    if db.name != DB_NAME or db.parent.name != "globalStorage":
+        return {}
+    root = db.parent.parent / "workspaceStorage"
+    out: dict[str, str] = {}
+    try:
+        folders = sorted(p for p in root.iterdir() if p.is_dir())[:_MAX_WORKSPACES] if root.is_dir() else []
+    except OSError:
+        return {}
+    for folder in folders:
+        workspace = workspace_folder(folder / "workspace.json", problems)
+        if not workspace:
+            continue
+        for cid in _workspace_composers(folder / DB_NAME, problems):
+            out.setdefault(cid, workspace)
+    return out
+
+
+def _workspace_composers(state: Path, problems: Problems) -> list[str]:
+    """The composer ids a workspace database lists (none when it cannot be read)."""
+    if not is_sqlite(state) or outside_archive(state, problems):
+        return []
+    try:
+        with closing(connect_ro(state)) as conn:
+            row = conn.execute("SELECT value FROM ItemTable WHERE key = ?", (INDEX_KEY,)).fetchone()
+    except sqlite3.Error:
+        return []
+    if not row:
+        return []
+    try:
+        index = loads(as_str(row[0]))
+    except ValueError:
+        return []
+    entries = obj(index).get("allComposers")
+    if not isinstance(entries, list):
+        return []
+    return [cid for cid in (text_of(obj(entry).get("composerId")) for entry in entries) if cid]

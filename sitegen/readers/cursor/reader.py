@@ -1,0 +1,62 @@
+"""The Cursor reader: which files are Cursor stores, what each consumes, and the read itself."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+from sitegen.model import Problems, Session
+from sitegen.readers._util import is_sqlite, table_names
+from sitegen.readers.base import Reader, Sniff
+from sitegen.readers.cursor.database import DbStore
+from sitegen.readers.cursor.keys import DB_NAME, NAME
+from sitegen.readers.cursor.sessions import store_sessions
+from sitegen.readers.cursor.store import JsonStore, Store, json_companions, json_kind
+
+
+class CursorReader(Reader):
+    """A Cursor store (database or JSON dump): one Session per composer and per old chat tab."""
+
+    name = NAME
+    claims_directories = False
+
+    def detect(self, sniffed: Sniff) -> bool:
+        path = sniffed.path
+        suffix = path.suffix.lower()
+        if suffix == ".json":
+            return json_kind(path, sniffed.text(4096)) is not None
+        if path.name == DB_NAME:
+            return is_sqlite(path)
+        if not is_sqlite(path):
+            return False
+        tables = table_names(path)
+        return "cursorDiskKV" in tables or ("ItemTable" in tables and suffix in (".vscdb", ".backup"))
+
+    def companions(self, path: Path) -> list[Path]:
+        """The other JSON files of a dump; a database's journal, backup and workspace.json."""
+        if path.suffix.lower() == ".json":
+            return json_companions(path)
+        found = [path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal", ".backup")]
+        if path.name == DB_NAME:
+            found.append(path.with_name("workspace.json"))
+        return [p for p in found if p.is_file()]
+
+    def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
+        if path.suffix.lower() == ".json":
+            store: Store = JsonStore(path, problems)
+        else:
+            try:
+                store = DbStore(path, problems)
+            except sqlite3.Error as exc:
+                problems.add(path, None, f"cursor: cannot open the database ({exc})")
+                return
+        try:
+            yield from store_sessions(store, path, problems)
+        except sqlite3.Error as exc:
+            problems.add(path, None, f"cursor: database read failed ({exc}); the rest is skipped")
+        finally:
+            store.close()
+
+
+READER = CursorReader()

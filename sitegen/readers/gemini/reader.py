@@ -1,0 +1,45 @@
+"""The Gemini CLI reader: detection, and a file read into one Session."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from sitegen.model import Problems, Session
+from sitegen.readers.base import Reader, Sniff
+from sitegen.readers.gemini.detect import is_document, is_header, is_jsonl, top_level_keys
+from sitegen.readers.gemini.records import NAME, Chat, read_json_document, read_jsonl
+from sitegen.readers.gemini.session import build_session
+
+
+class GeminiReader(Reader):
+    """One Gemini CLI chat file (JSON or JSONL) is one Session."""
+
+    name = NAME
+    claims_directories = False
+
+    def detect(self, sniffed: Sniff) -> bool:
+        path = sniffed.path
+        if path.suffix.lower() not in (".json", ".jsonl"):
+            return False
+        line = sniffed.object_line()
+        if line is None:
+            return False
+        head, _, obj = line
+        if obj is not None:
+            return is_document(obj) or is_header(obj)
+        # Pretty-printed, or one long line cut by the sniff: judge its top-level keys.
+        keys, complete = top_level_keys(head)
+        if not (isinstance(keys.get("sessionId"), str) and "projectHash" in keys):
+            return False
+        return "messages" in keys or not complete
+
+    def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
+        chat: Chat | None = read_jsonl(path, problems) if is_jsonl(path) else read_json_document(path, problems)
+        if chat is not None:
+            session = build_session(chat)
+            if session is not None:
+                yield session
+
+
+READER = GeminiReader()

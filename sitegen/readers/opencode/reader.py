@@ -1,0 +1,61 @@
+"""The OpenCode Reader: a storage tree (a folder), a database or an export file."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+from sitegen.model import Problems, Session
+from sitegen.readers.base import Reader, Sniff
+from sitegen.readers.opencode.assemble import sessions
+from sitegen.readers.opencode.database import DbSource
+from sitegen.readers.opencode.detect import NAME, is_db, is_db_name, is_export, is_tree
+from sitegen.readers.opencode.sources import ExportSource, Source, TreeSource
+
+
+class OpenCodeReader(Reader):
+    name = NAME
+    claims_directories = True
+    claims_files = True  # opencode.db and export files
+
+    def detect(self, sniffed: Sniff) -> bool:
+        path = sniffed.path
+        if path.is_dir():
+            return is_tree(path)
+        if is_db_name(path):
+            return is_db(path)
+        if path.suffix.lower() == ".json":
+            return is_export(sniffed.text(4096))
+        return False
+
+    def companions(self, path: Path) -> list[Path]:
+        if path.is_dir():
+            try:
+                return sorted(p for p in path.rglob("*") if p.is_file())
+            except OSError:
+                return []
+        if is_db_name(path):
+            return [p for p in (path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal")) if p.is_file()]
+        return []
+
+    def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
+        if path.is_dir():
+            source: Source = TreeSource(path, problems)
+        elif path.suffix.lower() == ".json":
+            source = ExportSource(path, problems)
+        else:
+            try:
+                source = DbSource(path, problems)
+            except sqlite3.Error as exc:
+                problems.add(path, None, f"opencode: cannot open the database ({exc})")
+                return
+        try:
+            yield from sessions(source, problems)
+        except sqlite3.Error as exc:
+            problems.add(path, None, f"opencode: database read failed ({exc}); the rest is skipped")
+        finally:
+            source.close()
+
+
+READER = OpenCodeReader()

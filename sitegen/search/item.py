@@ -1,0 +1,118 @@
+"""One session, tokenized and counted where it is rendered, and the script files of the index.
+
+``session_item`` runs in the build's worker processes, beside the rendering, so
+the main process only appends postings (``IndexState.add_item``). Every file of
+``search/`` is one inert ``sessiteSearch.<kind>(<json>, ...)`` call
+(``js_call``), which loads by ``<script src>``, from ``file://`` too.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import zlib
+from array import array
+from typing import Any
+
+from sitegen.search.terms import EVENTS_PER_POSTING, count_terms, session_counts
+
+PACK_EVENTS = 24  # events per snippet file
+SNIPPET_CHARS = 2_000  # text kept per event for snippets
+SNIPPET_LEVEL = 6  # zlib level of snippet packs (built in the workers; level 1 is 10% bigger)
+RECORD = 3 + EVENTS_PER_POSTING  # integers per posting: (session, title tf, body tf, event, event, event)
+
+# (agent, project, title length, body length, terms, records, snippet pack sizes, snippet packs)
+SessionItem = tuple[str, str, int, int, list[str], array, tuple[int, ...], bytes]
+
+
+def _json(value: Any) -> bytes:
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    # U+2028/2029 are valid in JSON but not in pre-2019 JavaScript string literals.
+    text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return text.encode("utf-8", "replace")  # a lone surrogate becomes "?"
+
+
+def js_call(kind: str, *args: Any) -> bytes:
+    """``sessiteSearch.<kind>(<json>, ...);``: data that loads by <script src>, from file:// too."""
+    return b"sessiteSearch.%s(%s);\n" % (kind.encode(), b",".join(_json(a) for a in args))
+
+
+def _one_line(text: str, limit: int) -> str:
+    return " ".join(text[: limit * 2].split())[:limit]
+
+
+def fragment_url(doc: int, pack: int) -> str:
+    return f"search/f/{doc // 1000}/{doc}-{pack}.js"
+
+
+def session_item(
+    title: str,
+    agent: str,
+    project: str,
+    date: str,
+    url: str,
+    events: list[tuple[str, str, str]],
+    pages: dict[str, str] | None = None,
+) -> SessionItem:
+    """Everything the index needs of one session, tokenized and counted: compact and picklable.
+
+    ``pages`` maps the anchors of events drawn on another page than ``url``
+    (the later parts of a split session) to that page; their snippet entries
+    carry it as a fourth item, which ``static/search.js`` links to.
+
+    Runs where the session is rendered (a worker process of the build), so the
+    main process only appends postings. Returns ``(agent, project, title
+    length, body length, terms, records, snippet sizes, snippet blob)`` where
+    ``records`` holds, per term, ``RECORD`` integers ``(0, title
+    tf, body tf, event, event, event)`` (-1: no event; the 0 becomes the
+    session's number) and the blob of its snippet packs (``packed_snippets``).
+    """
+    title_counts = count_terms(title)
+    body, firsts = session_counts([text for _, _, text in events])
+    terms = list(body)
+    extra = [t for t in title_counts if t not in body]  # title words the body lacks
+    r, n = RECORD, len(terms)
+    records = array("i", bytes(4 * r * (n + len(extra))))
+    if n:
+        records[1 : r * n : r] = array("i", [title_counts.get(t, 0) for t in terms])
+        records[2 : r * n : r] = array("i", body.values())
+        seen = [firsts[t] for t in terms]
+        for k in range(EVENTS_PER_POSTING):
+            records[3 + k : r * n : r] = array("i", [e[k] for e in seen])
+    if extra:
+        records[r * n + 1 :: r] = array("i", [title_counts[t] for t in extra])
+        for k in range(EVENTS_PER_POSTING):
+            records[r * n + 3 + k :: r] = array("i", [-1] * len(extra))
+        terms += extra
+    head = {"t": title, "a": agent, "p": project, "d": date, "u": url}
+    packs = []
+    for start in range(0, len(events), PACK_EVENTS):
+        ev = [_snippet_entry(anchor, label, text, pages) for anchor, label, text in events[start : start + PACK_EVENTS]]
+        # packed at once: a huge session's text is held once, not twice
+        packs.append(packed_snippets(_json(dict(head, i=start, ev=ev))))
+    return (
+        agent,
+        project,
+        sum(title_counts.values()),
+        sum(body.values()),
+        terms,
+        records,
+        tuple(map(len, packs)),
+        b"".join(packs),
+    )
+
+
+def packed_snippets(pack_json: bytes) -> bytes:
+    """A snippet pack as it is published: its JSON deflated and in base64 (a JSON string,
+    so the file stays one inert ``sessiteSearch.frag(...)`` call that loads by <script src>,
+    from file:// too). Snippets are most of the index; this makes them a third as big.
+    ``static/search.js`` inflates them with the browser's DecompressionStream."""
+    return b'"%s"' % base64.b64encode(zlib.compress(pack_json, SNIPPET_LEVEL))
+
+
+def _snippet_entry(anchor: str, label: str, text: str, pages: dict[str, str] | None) -> list[str]:
+    entry = [anchor, label, _one_line(text, SNIPPET_CHARS)]
+    page = pages.get(anchor) if pages and anchor else None
+    if page:
+        entry.append(page)
+    return entry

@@ -1,0 +1,137 @@
+"""What many tests share: where the archives are, building a site, reading its pages.
+
+Tests import from here (``from helpers import build_site``); ``conftest.py`` keeps only
+pytest's fixtures and hooks. pytest puts this folder on ``sys.path`` (rootdir conftest,
+"prepend" import mode), so ``helpers`` imports like any module.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from bs4 import BeautifulSoup
+
+from sitegen.build import BuildReport, build
+from sitegen.config import SiteConfig
+from sitegen.model import Problems, Session
+from sitegen.readers import Claim, DiscoveryResult, discover, registry
+from sitegen.site.pages import session_pages
+from sitegen.site.render import Renderer
+from sitegen.site.view import build_view
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+SAMPLES = Path(os.environ.get("SESSITE_SAMPLES", REPO.parent / "shared" / "formats" / "samples"))
+EXAMPLE = REPO / "example-archive"
+
+
+def build_site(archive: Path, output: Path, **options: Any) -> BuildReport:
+    """Build a site with the real pipeline and return its BuildReport."""
+    return build(SiteConfig(archive=archive, output=output, **options))
+
+
+def parse_html(path: Path) -> BeautifulSoup:
+    """A built page, parsed."""
+    return BeautifulSoup(path.read_text("utf-8"), "html.parser")
+
+
+def follow_link(page: Path, href: str) -> tuple[Path, str]:
+    """The file a relative link of a built page points at, and its fragment (asserts it exists)."""
+    parts = urlsplit(href)
+    assert not parts.scheme and not href.startswith("/"), f"{page}: {href} is not relative"
+    target = (page.parent / unquote(parts.path)).resolve()
+    assert target.is_file(), f"{page}: broken link {href}"
+    return target, parts.fragment
+
+
+def chromium_path() -> str | None:
+    """Debian's Chromium (or the one SESSITE_CHROMIUM names), if there is one."""
+    return os.environ.get("SESSITE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def render_session_page(session: Session) -> str:
+    """The HTML of a session's (first) page, rendered by the site's own renderer and templates.
+
+    The one place tests build a Renderer for a single page: when its constructor changes,
+    only this function does.
+    """
+    page = session_pages(build_view(session))[0]
+    return Renderer({"title": "t", "base_url": "", "forge_url": ()}).render(page)
+
+
+# ------------------------------------------------------------------ which reader claims which file
+
+
+def files_under(root: Path) -> list[Path]:
+    """Every file below a folder (or the file itself), sorted."""
+    if root.is_file():
+        return [root]
+    return sorted(p for p in root.rglob("*") if p.is_file())
+
+
+def claimed_files(claims: Iterable[Claim]) -> dict[Path, str]:
+    """Each file a discovery consumes (a claimed file, or a companion of a claim) and the reader
+    that consumes it; asserts that no file is consumed twice."""
+    owner: dict[Path, str] = {}
+    for claim in claims:
+        for path in [claim.path, *claim.companions]:
+            if not path.is_file():
+                continue  # a claimed folder: its files are the claim's companions
+            assert path not in owner, f"{path} claimed by {owner[path]} and {claim.reader.name}"
+            owner[path] = claim.reader.name
+    return owner
+
+
+def discover_cleanly(root: Path) -> DiscoveryResult:
+    """Discover a folder's sources, asserting that discovery reports no problem."""
+    problems = Problems(root)
+    found = discover(root, problems)
+    assert not problems.items, [str(p) for p in problems.items]
+    return found
+
+
+def assert_claimed_by_folder_reader(
+    root: Path, folder_reader: Mapping[str, str], non_sessions: Mapping[str, str] | None = None
+) -> None:
+    """Every file under ``root`` is consumed exactly once, by the reader its top folder is
+    named for (``folder_reader``), except the ``non_sessions`` (path relative to ``root`` ->
+    why it is there), which discovery must pass over.
+
+    Detection agrees: the path a source starts from is detected by its reader alone, and no
+    reader but the folder's detects any other path (file or folder) under it.
+    """
+    non_sessions = non_sessions or {}
+
+    def reader_for(path: Path) -> str | None:
+        return folder_reader.get(path.relative_to(root).parts[0]) if path != root else None
+
+    found = discover_cleanly(root)
+    expected = {path: reader_for(path) for path in files_under(root) if _relative(path, root) not in non_sessions}
+    assert claimed_files(found.claims) == expected
+    assert sorted(found.ignored) == sorted(root / name for name in non_sessions)
+    starts = {claim.path: claim.reader.name for claim in found.claims}
+    for path in [root, *sorted(root.rglob("*"))]:
+        detected = detected_by(path)
+        if path in starts:
+            assert detected == [starts[path]] == [reader_for(path)], (_relative(path, root), detected)
+        else:
+            assert set(detected) <= {reader_for(path)}, (_relative(path, root), detected)
+
+
+def _relative(path: Path, root: Path) -> str:
+    return path.relative_to(root).as_posix()
+
+
+def detected_by(path: Path) -> list[str]:
+    """The names of the readers whose ``detect`` accepts a path."""
+    return [reader.name for reader in registry() if reader.detect_path(path)]
+
+
+def node_path() -> str | None:
+    """Node.js for the vendored lunr.js: $SESSITE_NODE, else node or nodejs on the PATH."""
+    return os.environ.get("SESSITE_NODE") or shutil.which("node") or shutil.which("nodejs")

@@ -1,0 +1,256 @@
+"""Every value in a session file is untrusted: JSON nested 1,000 or 100,000 deep, numbers
+beyond any range, odd times, lone surrogates and fields of the wrong type. A bad value costs
+that value (one problem line); its event and the rest of the file are kept."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import EXAMPLE, FIXTURES, build_site, render_session_page
+
+from sitegen.model import NO_META, Event, Kind, Problems, Session, SourceRef, walk
+from sitegen.readers import registry
+from sitegen.readers._util import Ids
+from sitegen.readers.finish import with_sound_fields
+from sitegen.site.view import anchor_ids
+
+READERS = {r.name: r for r in registry()}
+DEEP = {"deep-1k": "[" * 1000 + "]" * 1000, "deep-100k": "[" * 100_000 + "]" * 100_000}
+NUMBERS = ["NaN", "Infinity", "-Infinity", "1e400", "1" + "0" * 400, "9" * 5000]
+
+
+def read(fmt: str, path: Path) -> tuple[list[Session], list[str]]:
+    problems = Problems(path.parent)
+    sessions = list(READERS[fmt].read(path, problems))
+    said = [str(p) for p in problems.items]
+    assert not [s for s in said if "reader failed" in s], said
+    assert all("\n" not in s for s in said)
+    return sessions, said
+
+
+def events_of(sessions: list[Session]) -> list[Event]:
+    return [e for s in sessions for e in walk(s.events)]
+
+
+def with_raw(record: dict[str, Any], key: str, raw_json: str) -> str:
+    """The record as one JSON line with ``key`` set to a raw JSON token (NaN, 1e400, deep nesting)."""
+    marker = "\x00raw\x00"
+    return json.dumps({**record, key: marker}).replace(json.dumps(marker), raw_json)
+
+
+def claude_code_lines() -> list[str]:
+    return (FIXTURES / "claude_code" / "basic.jsonl").read_text().splitlines()
+
+
+# --------------------------------------------------------------------------------- nesting
+
+
+@pytest.mark.parametrize("depth", sorted(DEEP))
+def test_a_deep_value_in_a_claude_code_line_costs_that_value(tmp_path: Path, depth: str) -> None:
+    lines = claude_code_lines()
+    good, _ = read("claude_code", FIXTURES / "claude_code" / "basic.jsonl")
+    index = next(i for i, line in enumerate(lines) if '"type":"user"' in line)
+    lines[index] = with_raw(json.loads(lines[index]), "toolUseResult", DEEP[depth])
+    path = tmp_path / "basic.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    sessions, said = read("claude_code", path)
+    assert len(events_of(sessions)) == len(events_of(good))
+    assert [s for s in said if "nested deeper than" in s] == [
+        f"basic.jsonl:{index + 1}: JSON nested deeper than 100 levels; the deeper values are left out"
+    ]
+
+
+@pytest.mark.parametrize("depth", sorted(DEEP))
+def test_a_deep_value_in_an_amp_thread_costs_that_value(tmp_path: Path, depth: str) -> None:
+    source = FIXTURES / "amp" / "T-7f3e2a10-1111-4222-8333-444455556666.json"
+    good, _ = read("amp", source)
+    doc = json.loads(source.read_text())
+    doc["messages"][1]["content"][2]["input"]["extra"] = "\x00raw\x00"
+    path = tmp_path / source.name
+    path.write_text(json.dumps(doc).replace(json.dumps("\x00raw\x00"), DEEP[depth]))
+    sessions, said = read("amp", path)
+    assert len(events_of(sessions)) == len(events_of(good))
+    assert any("nested deeper than 100 levels" in s for s in said)
+
+
+def test_a_deep_value_in_one_claude_ai_conversation_keeps_every_conversation(tmp_path: Path) -> None:
+    source = FIXTURES / "claude_ai" / "wrong_types.json"
+    good, _ = read("claude_ai", source)
+    doc = json.loads(source.read_text())
+    doc[0]["extra"] = "\x00raw\x00"
+    path = tmp_path / source.name
+    path.write_text(json.dumps(doc).replace(json.dumps("\x00raw\x00"), DEEP["deep-100k"]))
+    sessions, _ = read("claude_ai", path)
+    assert [s.id for s in sessions] == [s.id for s in good]
+
+
+def test_values_nested_500_deep_still_export(tmp_path: Path) -> None:
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    lines = claude_code_lines()
+    index = next(i for i, line in enumerate(lines) if '"type":"user"' in line)
+    lines[index] = with_raw(json.loads(lines[index]), "toolUseResult", '{"k":' * 500 + "1" + "}" * 500)
+    (archive / "basic.jsonl").write_text("\n".join(lines) + "\n")
+    report = build_site(archive, tmp_path / "site", exports=("aics", "hail", "markdown"))
+    assert report.sessions == 1
+    assert not [p for p in report.problems if "could not" in p.message], report.problems
+    exports = list((tmp_path / "site" / "sessions").glob("*.gz"))
+    assert len(exports) == 3 and all(gzip.decompress(p.read_bytes()) for p in exports)
+
+
+# --------------------------------------------------------------------------------- numbers and times
+
+
+@pytest.mark.parametrize("number", NUMBERS)
+def test_an_out_of_range_token_count_keeps_its_event(tmp_path: Path, number: str) -> None:
+    lines = claude_code_lines()
+    index = next(i for i, line in enumerate(lines) if '"usage"' in line)
+    record = json.loads(lines[index])
+    record["message"]["usage"]["output_tokens"] = "\x00raw\x00"
+    lines[index] = json.dumps(record).replace(json.dumps("\x00raw\x00"), number)
+    path = tmp_path / "basic.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    good, _ = read("claude_code", FIXTURES / "claude_code" / "basic.jsonl")
+    sessions, said = read("claude_code", path)
+    assert len(events_of(sessions)) == len(events_of(good))
+    for event in events_of(sessions):
+        if event.usage is not None:
+            assert 0 <= event.usage.output_tokens < 2**63
+    render_session_page(sessions[0])
+    if number != "1" + "0" * 400:  # a 401-digit integer is a valid JSON number (read as no count)
+        assert [s for s in said if "read as null" in s]
+
+
+@pytest.mark.parametrize("stamp", ['"²"', "1e400", "NaN", '"' + "9" * 5000 + '"', '"0001-01-01T00:00:00-05:00"'])
+def test_an_odd_timestamp_keeps_its_event(tmp_path: Path, stamp: str) -> None:
+    lines = claude_code_lines()
+    index = next(i for i, line in enumerate(lines) if '"type":"user"' in line)
+    lines[index] = with_raw(json.loads(lines[index]), "timestamp", stamp)
+    path = tmp_path / "basic.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    good, _ = read("claude_code", FIXTURES / "claude_code" / "basic.jsonl")
+    sessions, _ = read("claude_code", path)
+    assert len(events_of(sessions)) == len(events_of(good))
+    render_session_page(sessions[0])
+
+
+# --------------------------------------------------------------------------------- field types
+
+
+def aics_with(tmp_path: Path, change: Any) -> Path:
+    doc = json.loads((EXAMPLE / "aics" / "rate-limiter.aics.json").read_text())
+    change(doc["log"]["sessions"][0])
+    path = tmp_path / "odd.aics.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def _mcp(session: dict[str, Any], mcp: dict[str, Any]) -> None:
+    session["messages"][0]["mcp"] = mcp
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda s: _mcp(s, {"tools": True}),
+        lambda s: _mcp(s, {"resources": [{"uri": "file:///x", "name": ["not", "text"]}]}),
+        lambda s: _mcp(s, {"resources": [{"uri": 5, "name": {"a": 1}, "mimeType": 7}], "prompts": True}),
+        lambda s: s.update(title=True),
+        lambda s: s.update(id=["x"]),
+        lambda s: s["messages"][1].update(role=[1, "a", None]),
+        lambda s: s["messages"][1].update(thinking={"content": "x", "steps": 5}),
+    ],
+    ids=["mcp-tools-true", "resource-name-list", "resource-fields-odd", "title-true", "id-list", "role-list", "steps"],
+)
+def test_aics_fields_of_the_wrong_type_cost_that_value(tmp_path: Path, change: Any) -> None:
+    good, _ = read("aics", EXAMPLE / "aics" / "rate-limiter.aics.json")
+    sessions, _ = read("aics", aics_with(tmp_path, change))
+    assert len(sessions) == len(good) == 1
+    assert len(sessions[0].events) >= len(good[0].events) - 1
+    assert sessions[0].title is None or isinstance(sessions[0].title, str)
+    html = render_session_page(sessions[0])
+    assert html.encode("utf-8")
+
+
+def test_a_wrong_type_in_any_event_field_is_made_text() -> None:
+    """What a reader slips on is caught once, where every session leaves the readers."""
+    odd = Session(
+        id="s",
+        source=SourceRef("x", "aics"),
+        agent="a",
+        title=True,  # type: ignore[arg-type]
+        events=(Event(id="e", kind=Kind.USER, text=["a"], tool_name=5, exit_code="1"),),  # type: ignore[arg-type]
+    )
+    problems = Problems()
+    sound = with_sound_fields(odd, problems, Path("x"))
+    assert sound.title == "true" and sound.events[0].text.startswith("[") and sound.events[0].tool_name == "5"
+    assert sound.events[0].exit_code is None
+    assert len(problems.items) == 4 and all("not text" in p.message or "exit code" in p.message for p in problems.items)
+    render_session_page(sound)
+
+
+# --------------------------------------------------------------------------------- surrogates
+
+
+def test_a_lone_surrogate_in_an_opencode_id_is_replaced(tmp_path: Path) -> None:
+    storage = tmp_path / "storage"
+    shutil.copytree(EXAMPLE / "opencode" / "storage", storage)
+    good, _ = read("opencode", EXAMPLE / "opencode" / "storage")
+    for path in sorted((storage / "message").rglob("*.json"))[:1]:
+        text = path.read_text()
+        doc = json.loads(text)
+        path.write_text(text.replace(json.dumps(doc["id"]), '"\\ud800' + doc["id"] + '"', 1))
+    sessions, said = read("opencode", storage)
+    assert len(sessions) == len(good)
+    assert any("lone UTF-16 surrogate" in s for s in said)
+    for session in sessions:
+        render_session_page(session).encode("utf-8")
+        for event in walk(session.events):
+            event.id.encode("utf-8")
+
+
+def test_a_lone_surrogate_in_text_renders(tmp_path: Path) -> None:
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    lines = claude_code_lines()
+    index = next(i for i, line in enumerate(lines) if '"type":"user"' in line)
+    record = json.loads(lines[index])
+    record["message"]["content"] = "half a pair: \\ud83d, and its other half \\ude00 alone"
+    lines[index] = json.dumps(record).replace("\\\\ud83d", "\\ud83d").replace("\\\\ude00", "\\ude00")
+    (archive / "basic.jsonl").write_text("\n".join(lines) + "\n")
+    report = build_site(archive, tmp_path / "site")
+    assert report.sessions == 1
+    assert not [p for p in report.problems if "could not" in p.message], report.problems
+
+
+# --------------------------------------------------------------------------------- de-duplication
+
+
+def test_ids_sharing_one_base_are_made_unique_in_linear_time() -> None:
+    ids = Ids()
+    started = time.perf_counter()
+    taken = [ids.take("x" * 200) for _ in range(40_000)]
+    assert time.perf_counter() - started < 2  # quadratic: minutes
+    assert len(set(taken)) == 40_000 and taken[:3] == ["x" * 200, "x" * 200 + "-2", "x" * 200 + "-3"]
+
+
+def test_anchors_of_ids_sharing_a_long_prefix_are_linear() -> None:
+    events = tuple(Event(id="p" * 70 + str(i), kind=Kind.USER) for i in range(40_000))
+    started = time.perf_counter()
+    anchors = anchor_ids(events)
+    assert time.perf_counter() - started < 2  # quadratic: minutes
+    assert len(set(anchors.values())) == 40_000
+    assert anchors[events[2].id] == "e-" + "p" * 64 + "-3"
+
+
+def test_the_shared_empty_meta_stays_empty(tmp_path: Path) -> None:
+    """Events without meta share one dict (memory for millions of tiny events): nobody may fill it."""
+    report = build_site(FIXTURES, tmp_path / "site")
+    assert report.sessions > 10
+    assert NO_META == {} and Event(id="e", kind=Kind.USER).meta is NO_META
