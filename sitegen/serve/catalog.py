@@ -62,6 +62,11 @@ class Catalog:
             self._refs = index
         return index
 
+    def _problems(self) -> Problems:
+        """Problems rooted at the archive, as in the build: readers follow no symlink out of it."""
+        root = self.archive.resolve()
+        return Problems(root if root.is_dir() else root.parent)
+
     def entries(self) -> list[CatalogEntry]:
         with self._lock:
             return list(self._entries.values())
@@ -80,7 +85,7 @@ class Catalog:
         if reader is None:
             raise ToolError(500, f"No reader {entry.reader}")
         redactor = Redactor.for_config(self.config) if self.redact else None  # the build's patterns and allow-list
-        for session in reader.read(entry.path, Problems()):
+        for session in reader.read(entry.path, self._problems()):
             if redactor is not None:
                 session = redactor.value(session)  # first: a secret in an id changes the id
             if session.id == session_id:
@@ -98,7 +103,7 @@ class Catalog:
             if reader is None:
                 continue
             redactor = Redactor.for_config(self.config) if self.redact else None
-            for session in reader.read(path, Problems()):
+            for session in reader.read(path, self._problems()):
                 if redactor is not None:
                     session = redactor.value(session)
                 if session.id in ids:
