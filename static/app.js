@@ -49,7 +49,7 @@
     el.scrollIntoView({ block: "start" });
   }
 
-  // A session split into parts (sitegen/parts.py) has its events on several pages, and old
+  // A session split into parts (sitegen/site/parts.py) has its events on several pages, and old
   // links all point at part 1: when the hash is not on this page, ask the session's parts.js
   // (anchors per part) which part holds it and go there, keeping ?hl= and the hash.
   function findPart(id) {

@@ -1,4 +1,4 @@
-/* sessite search core: the query side of sitegen/search_index.py.
+/* sessite search core: the query side of sitegen/search/ (terms.py, weights.py, index.py).
    Normalizes text exactly as the build did, finds the index chunks a query
    needs, rebuilds a small lunr index from them, and ranks with lunr.js 2.3.9.
    Used by the search page, the search worker and the node tests; no DOM here. */
@@ -101,7 +101,7 @@
       return ASCII_WORD.test(term) ? stem(term) : term;
     }
 
-    /* The index terms of one raw token (same as terms_for in sitegen/search_index.py). */
+    /* The index terms of one raw token (same as terms_for in sitegen/search/terms.py). */
     function termsFor(raw) {
       var hit = termCache[raw];
       if (hit) return hit;

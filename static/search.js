@@ -142,7 +142,7 @@
     return el;
   }
 
-  // A snippet pack comes as base64 of its deflated JSON (see packed_snippets in search_index.py).
+  // A snippet pack comes as base64 of its deflated JSON (see packed_snippets in sitegen/search/item.py).
   function inflate(data) {
     if (typeof data !== "string") return Promise.resolve(data);  // already inflated (a promise) or missing
     var bin = atob(data), bytes = new Uint8Array(bin.length);

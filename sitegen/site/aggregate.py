@@ -1,13 +1,13 @@
 """Site-wide outputs built from every session: the interface build() drives.
 
-An aggregate is made from the site config, once in the main process and once
-in each worker process. For every session, a worker calls ``collect(view)``,
+An aggregate is made from the site config in the main process, before the
+workers fork (they inherit it). For every session, a worker calls ``collect(view)``,
 which returns a small picklable item (the only thing that crosses processes,
 and what the build cache keeps, so an unchanged session is never read again);
 the main process feeds those items, in archive order, to ``add(item)``, and
 finally calls ``write`` to produce the aggregate's pages and files.
 
-Register an aggregate with one line in ``sitegen/outputs.py``.
+Register an aggregate with one line in ``sitegen/build/outputs.py``.
 """
 
 from __future__ import annotations
