@@ -7,7 +7,10 @@ pytest's fixtures and hooks. pytest puts this folder on ``sys.path`` (rootdir co
 
 from __future__ import annotations
 
+import gzip
+import html
 import os
+import re
 import shutil
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -135,3 +138,26 @@ def detected_by(path: Path) -> list[str]:
 def node_path() -> str | None:
     """Node.js for the vendored lunr.js: $SESSITE_NODE, else node or nodejs on the PATH."""
     return os.environ.get("SESSITE_NODE") or shutil.which("node") or shutil.which("nodejs")
+
+
+def _scanned_texts(path: Path, data: bytes) -> list[str]:
+    """What to scan in one file: its bytes, for HTML its visible text too (markup can split a token),
+    for gzip what it holds too (a secret must not survive compressed either), and its name."""
+    text = data.decode("utf-8", "replace").lower()
+    out = [text, path.as_posix().lower()]
+    if path.suffix == ".gz":
+        out.append(gzip.decompress(data).decode("utf-8", "replace").lower())
+    if path.suffix == ".html":
+        out.append(html.unescape(re.sub(r"<[^>]+>", "", text)))
+    return out
+
+
+def scan_site(site: Path, needles: dict[str, list[str]]) -> dict[str, list[str]]:
+    """label -> the built files (and file names) holding any of that label's needles (lower case)."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(p for p in site.rglob("*") if p.is_file()):
+        texts = _scanned_texts(path.relative_to(site), path.read_bytes())
+        for label, pieces in needles.items():
+            if any(n in t for t in texts for n in pieces):
+                found.setdefault(label, []).append(path.relative_to(site).as_posix())
+    return found

@@ -10,13 +10,10 @@ redaction off, the same scan must find every secret, so the test can fail.
 
 from __future__ import annotations
 
-import gzip
-import html
-import re
 from pathlib import Path
 
 import pytest
-from helpers import build_site
+from helpers import build_site, scan_site
 from secrets_archive import CORES, write
 
 WINDOW = 12
@@ -36,27 +33,9 @@ def _needles(core: str) -> list[str]:
 NEEDLES = {label: _needles(core) for label, core in CORES.items()}
 
 
-def _texts(path: Path, data: bytes) -> list[str]:
-    """What to scan in one file: its bytes, for HTML its visible text too (markup can split a token),
-    for gzip what it holds too (a secret must not survive compressed either)."""
-    text = data.decode("utf-8", "replace").lower()
-    out = [text, path.as_posix().lower()]
-    if path.suffix == ".gz":
-        out.append(gzip.decompress(data).decode("utf-8", "replace").lower())
-    if path.suffix == ".html":
-        out.append(html.unescape(re.sub(r"<[^>]+>", "", text)))
-    return out
-
-
 def scan(site: Path) -> dict[str, list[str]]:
     """label -> files (and names) where a piece of that secret was found."""
-    found: dict[str, list[str]] = {}
-    for path in sorted(p for p in site.rglob("*") if p.is_file()):
-        texts = _texts(path.relative_to(site), path.read_bytes())
-        for label, needles in NEEDLES.items():
-            if any(n in t for t in texts for n in needles):
-                found.setdefault(label, []).append(path.relative_to(site).as_posix())
-    return found
+    return scan_site(site, NEEDLES)
 
 
 @pytest.fixture(scope="module")
