@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from sitegen.model import ToolCategory
@@ -9,21 +10,15 @@ from sitegen.readers._util import text_of
 from sitegen.readers.base import as_text
 from sitegen.readers.codex.patch import patch_in, patch_to_diff
 from sitegen.readers.codex.shell import command_line
+from sitegen.readers.tools import tool_category
 
-_CATEGORY = {
-    "shell": ToolCategory.SHELL,
+# Codex's own tool names; every other name is looked up in the shared table (readers.tools).
+_OWN_CATEGORIES: Mapping[str, ToolCategory] = {
     "container.exec": ToolCategory.SHELL,
-    "local_shell": ToolCategory.SHELL,
     "shell_command": ToolCategory.SHELL,
-    "exec_command": ToolCategory.SHELL,
     "write_stdin": ToolCategory.SHELL,
-    "apply_patch": ToolCategory.EDIT,
     "view_image": ToolCategory.READ,
-    "read_file": ToolCategory.READ,
-    "list_dir": ToolCategory.SEARCH,
     "grep_files": ToolCategory.SEARCH,
-    "web_search": ToolCategory.WEB,
-    "web_fetch": ToolCategory.WEB,
     "spawn_agent": ToolCategory.TASK,
 }
 _SHELL_TOOLS = ("shell", "container.exec", "local_shell", "shell_command", "exec_command")
@@ -33,7 +28,7 @@ _PATH_TOOLS = ("view_image", "read_file", "list_dir", "grep_files")
 def tool_fields(name: str, args: Any) -> dict[str, Any]:
     """category, command, path, diff and text of a tool call from its name and arguments."""
     key = name.lower()
-    fields: dict[str, Any] = {"category": _CATEGORY.get(key, ToolCategory.OTHER)}
+    fields: dict[str, Any] = {"category": tool_category(name, _OWN_CATEGORIES)}
     if isinstance(args, str) and key == "apply_patch":
         args = {"input": args}
     if not isinstance(args, dict):

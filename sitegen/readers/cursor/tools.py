@@ -2,38 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
 from sitegen.model import Event, Kind, ToolCategory
 from sitegen.readers._util import Ids, maybe_json, obj, opt_int, text_of, unified_diff
 from sitegen.readers.base import as_text
+from sitegen.readers.tools import DiffRule, join_diffs, tool_category, tool_input
 
-_CATEGORY = {
+# Names only Cursor uses; the rest (read_file, edit_file, write, grep, list_dir, fetch, …) come from the shared table.
+_CATEGORIES = {
     "run_terminal_cmd": ToolCategory.SHELL,
     "run_terminal_command": ToolCategory.SHELL,
     "run_terminal_command_v2": ToolCategory.SHELL,
-    "read_file": ToolCategory.READ,
     "read_file_v2": ToolCategory.READ,
-    "edit_file": ToolCategory.EDIT,
     "edit_file_v2": ToolCategory.EDIT,
     "search_replace": ToolCategory.EDIT,
     "multi_edit": ToolCategory.EDIT,
-    "write": ToolCategory.EDIT,
-    "apply_patch": ToolCategory.EDIT,
     "delete_file": ToolCategory.EDIT,
     "reapply": ToolCategory.EDIT,
     "codebase_search": ToolCategory.SEARCH,
     "grep_search": ToolCategory.SEARCH,
-    "grep": ToolCategory.SEARCH,
     "ripgrep_search": ToolCategory.SEARCH,
     "file_search": ToolCategory.SEARCH,
     "glob_file_search": ToolCategory.SEARCH,
-    "list_dir": ToolCategory.SEARCH,
     "list_dir_v2": ToolCategory.SEARCH,
-    "web_search": ToolCategory.WEB,
-    "fetch": ToolCategory.WEB,
-    "task": ToolCategory.TASK,
 }
 # Argument names that hold the file or folder a tool works on, most specific first.
 _PATH_ARGS = (
@@ -53,10 +47,9 @@ def tool_events(bid: str, tool: dict[str, Any], ts: datetime | None, model: str 
     name = text_of(tool.get("name")) or (f"tool {tool.get('tool')}" if tool.get("tool") is not None else "tool")
     args = maybe_json(tool.get("rawArgs")) if tool.get("rawArgs") not in (None, "") else maybe_json(tool.get("params"))
     call_id = text_of(tool.get("toolCallId")) or f"{bid}-call"
-    category = _CATEGORY.get(name, ToolCategory.OTHER)
-    if name.startswith("mcp_"):
-        category = ToolCategory.OTHER
-    fields = _call_fields(name, args, category) if isinstance(args, dict) else {}
+    # MCP tools are OTHER whatever their name says.
+    category = ToolCategory.OTHER if name.startswith("mcp_") else tool_category(name, _CATEGORIES)
+    found = tool_input(args, category, _DIFFS.get(name), path_keys=_PATH_ARGS, command_keys=("command",))
     meta: dict[str, Any] = {}
     status = text_of(tool.get("status"))
     if status and status != "completed":
@@ -76,7 +69,9 @@ def tool_events(bid: str, tool: dict[str, Any], ts: datetime | None, model: str 
         call_id=call_id,
         model=model,
         meta=meta,
-        **fields,
+        command=found.command,
+        path=found.path,
+        diff=found.diff,
     )
     raw_result = tool.get("result")
     error = tool.get("error")
@@ -85,29 +80,30 @@ def tool_events(bid: str, tool: dict[str, Any], ts: datetime | None, model: str 
     return [call, _result_event(bid, raw_result, error, status, decision, ts, call_id, ids)]
 
 
-def _call_fields(name: str, args: dict[str, Any], category: ToolCategory) -> dict[str, Any]:
-    """The call's command, path and diff (an edit's diff is made from its arguments)."""
-    fields: dict[str, Any] = {}
-    path = next((args[k] for k in _PATH_ARGS if text_of(args.get(k))), None)
-    if category == ToolCategory.SHELL:
-        fields["command"] = text_of(args.get("command"))
-    if path and category in (ToolCategory.EDIT, ToolCategory.READ, ToolCategory.SEARCH):
-        fields["path"] = path
-    if name in ("search_replace", "multi_edit") and path:
-        edits = args.get("edits")
-        if not isinstance(edits, list):
-            edits = [args]
-        parts = [
-            unified_diff(path, as_text(obj(e).get("old_string")), as_text(obj(e).get("new_string"))) for e in edits
-        ]
-        parts = [p for p in parts if p.count("\n") >= 2]
-        if parts:
-            fields["diff"] = parts[0] + "".join("\n" + p.split("\n", 2)[2] for p in parts[1:])
-    elif name == "write" and path:
-        contents = args.get("contents", args.get("content"))
-        if isinstance(contents, str):
-            fields["diff"] = unified_diff(path, "", contents)
-    return fields
+def _replacements_diff(args: Mapping[str, Any], path: str | None) -> str | None:
+    """search_replace / multi_edit: each old→new replacement (the call itself when it has no
+    ``edits`` list) as a hunk under one header; replacements that change nothing are left out."""
+    if not path:
+        return None
+    edits = args.get("edits")
+    if not isinstance(edits, list):
+        edits = [args]
+    parts = [unified_diff(path, as_text(obj(e).get("old_string")), as_text(obj(e).get("new_string"))) for e in edits]
+    return join_diffs([p for p in parts if p.count("\n") >= 2])
+
+
+def _write_diff(args: Mapping[str, Any], path: str | None) -> str | None:
+    """write: the whole file added, when its contents are a string."""
+    contents = args.get("contents", args.get("content"))
+    return unified_diff(path, "", contents) if path and isinstance(contents, str) else None
+
+
+# How an editing tool's arguments say what it changed (exact names).
+_DIFFS: dict[str, DiffRule] = {
+    "search_replace": _replacements_diff,
+    "multi_edit": _replacements_diff,
+    "write": _write_diff,
+}
 
 
 def _result_event(

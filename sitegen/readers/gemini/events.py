@@ -11,7 +11,8 @@ from sitegen.readers._util import Ids, text_of
 from sitegen.readers.base import as_text, parse_time
 from sitegen.readers.gemini.parts import parts_of, response_blocks, usage_of
 from sitegen.readers.gemini.records import Chat, Entry
-from sitegen.readers.gemini.tools import call_fields, result_fields, tool_category
+from sitegen.readers.gemini.tools import OWN_CATEGORIES, call_fields, result_fields
+from sitegen.readers.tools import tool_category
 
 _NOTES = {"info": ("Info", None), "warning": ("Warning", "warning"), "error": ("Error", "error")}
 _ASSISTANT_TYPES = {"gemini", "model", "assistant"}
@@ -215,7 +216,7 @@ class EventWriter:
     def _tool_call(self, call: dict[str, Any], mid: str, line: int, ts: datetime | None, model: str | None) -> None:
         name = text_of(call.get("name")) or "tool"
         call_id = text_of(call.get("id")) or f"{mid}-{name}"
-        category = tool_category(name)
+        category = tool_category(name, OWN_CATEGORIES)
         fields, meta, result_blocks = call_fields(call, category)
         timestamp = parse_time(call.get("timestamp")) or ts
         self.emit(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from sitegen.model import Block, ToolCategory
@@ -14,33 +15,12 @@ from sitegen.readers.gemini.parts import ansi_text, parts_of
 # Beyond this many lines a diff is written as plain removal + addition (difflib is quadratic).
 _DIFF_MAX_LINES = 4000
 
-_CATEGORY = {
-    "run_shell_command": ToolCategory.SHELL,
-    "shell": ToolCategory.SHELL,
-    "read_file": ToolCategory.READ,
-    "read_many_files": ToolCategory.READ,
-    "write_file": ToolCategory.EDIT,
-    "replace": ToolCategory.EDIT,
-    "edit": ToolCategory.EDIT,
-    "smart_edit": ToolCategory.EDIT,
-    "glob": ToolCategory.SEARCH,
-    "search_file_content": ToolCategory.SEARCH,
-    "grep": ToolCategory.SEARCH,
-    "list_directory": ToolCategory.SEARCH,
-    "ls": ToolCategory.SEARCH,
-    "google_web_search": ToolCategory.WEB,
-    "web_search": ToolCategory.WEB,
-    "web_fetch": ToolCategory.WEB,
-}
+# Gemini's own tool names; every other name is looked up in the shared table (readers.tools).
+OWN_CATEGORIES: Mapping[str, ToolCategory] = {"smart_edit": ToolCategory.EDIT}
 OK_STATUS = {"success", "completed", None, ""}
 # Statuses of a call that has not finished: neither a success nor an error.
 _PENDING_STATUS = ("executing", "scheduled", "validating", "awaiting_approval")
 _EXIT_CODE = re.compile(r"Exit Code: (-?\d+)")
-
-
-def tool_category(name: str) -> ToolCategory:
-    """The category of a Gemini tool by name (OTHER for MCP and unknown tools)."""
-    return _CATEGORY.get(name.lower(), ToolCategory.OTHER)
 
 
 def clean_file_diff(diff: str) -> str:

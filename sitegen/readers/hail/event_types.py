@@ -23,7 +23,7 @@ from sitegen.readers.hail.vocabulary import (
     FILE_OPS,
     MESSAGE_KINDS,
     QUERY_OPS,
-    tool_category,
+    call_category,
 )
 
 
@@ -91,7 +91,7 @@ def _call(event: EventData) -> dict[str, Any]:
 def _tool_call(event: EventData) -> dict[str, Any]:
     call = _call(event)
     name = event.field("name") or "tool"
-    category = tool_category(name, event.attrs.get("semantic.tool_kind"))
+    category = call_category(name, event.attrs.get("semantic.tool_kind"))
     call.update(tool_name=name, category=category)
     parts = event.parts
     jsons = [b for b in parts if b.type == "json" and b.title is None]

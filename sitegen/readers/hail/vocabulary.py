@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from sitegen.model import Kind, ToolCategory
+from sitegen.readers.tools import tool_category
 
 MESSAGE_KINDS = {
     "UserMessage": Kind.USER,
@@ -48,39 +49,6 @@ _TOOL_KIND = {
     "web": ToolCategory.WEB,
     "task": ToolCategory.TASK,
 }
-# tool names (lower-cased) from the agents HAIL is converted from -> category
-_TOOL_NAMES = {
-    "bash": ToolCategory.SHELL,
-    "shell": ToolCategory.SHELL,
-    "exec_command": ToolCategory.SHELL,
-    "local_shell": ToolCategory.SHELL,
-    "run_shell_command": ToolCategory.SHELL,
-    "bashoutput": ToolCategory.SHELL,
-    "read": ToolCategory.READ,
-    "read_file": ToolCategory.READ,
-    "view": ToolCategory.READ,
-    "read_many_files": ToolCategory.READ,
-    "edit": ToolCategory.EDIT,
-    "multiedit": ToolCategory.EDIT,
-    "write": ToolCategory.EDIT,
-    "write_file": ToolCategory.EDIT,
-    "apply_patch": ToolCategory.EDIT,
-    "notebookedit": ToolCategory.EDIT,
-    "replace": ToolCategory.EDIT,
-    "grep": ToolCategory.SEARCH,
-    "glob": ToolCategory.SEARCH,
-    "search": ToolCategory.SEARCH,
-    "ls": ToolCategory.SEARCH,
-    "search_file_content": ToolCategory.SEARCH,
-    "list_directory": ToolCategory.SEARCH,
-    "webfetch": ToolCategory.WEB,
-    "websearch": ToolCategory.WEB,
-    "web_fetch": ToolCategory.WEB,
-    "web_search": ToolCategory.WEB,
-    "google_web_search": ToolCategory.WEB,
-    "task": ToolCategory.TASK,
-    "agent": ToolCategory.TASK,
-}
 # per-event token attributes -> Usage field (``*_total`` attributes are cumulative and never added)
 USAGE_ATTRS = {
     "input_tokens": "input_tokens",
@@ -98,10 +66,11 @@ EVENT_FIELDS = {"type", "event_id", "timestamp", "event_type", "task_id", "conte
 EXIT_CODE = re.compile(r"^Process exited with code (-?\d+)\s*$", re.MULTILINE)
 
 
-def tool_category(name: str, tool_kind: object) -> ToolCategory:
-    """The category of a tool call: by the agent's tool name first, then opensession's tool kind."""
-    by_name = _TOOL_NAMES.get(name.lower())
-    if by_name is not None:
+def call_category(name: str, tool_kind: object) -> ToolCategory:
+    """The category of a tool call: by the agent's tool name first (the shared table: HAIL is converted
+    from agents whose names it holds), then opensession's tool kind."""
+    by_name = tool_category(name)
+    if by_name != ToolCategory.OTHER:
         return by_name
     if isinstance(tool_kind, str) and tool_kind in _TOOL_KIND:
         return _TOOL_KIND[tool_kind]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,7 @@ from sitegen.model import Event, Kind, Problems, ToolCategory
 from sitegen.readers.base import as_text, parse_time
 from sitegen.readers.builder import SessionBuilder
 from sitegen.readers.safejson import loads
-from sitegen.readers.tools import command_of, path_of
+from sitegen.readers.tools import path_of, tool_input
 
 NAME = "sage"
 _ROLE_KIND = {"user": Kind.USER, "assistant": Kind.ASSISTANT, "system": Kind.SYSTEM}
@@ -183,15 +183,12 @@ def _call_fields(args: Any, category: ToolCategory) -> dict[str, Any]:
     """Command (shell calls), path (any call naming a file) and diff (edits) from a call's arguments."""
     if not isinstance(args, dict):
         return {}
-    file_path = path_of(args, _PATH_KEYS)
-    return {
-        "command": command_of(args) if category == ToolCategory.SHELL else None,
-        "path": file_path,
-        "diff": _edit_diff(args, file_path) if category == ToolCategory.EDIT else None,
-    }
+    found = tool_input(args, category, _edit_diff, path_keys=_PATH_KEYS)
+    # Unlike the shared rule (file tools only), sage shows the file of any call that names one.
+    return {"command": found.command, "path": path_of(args, _PATH_KEYS), "diff": found.diff}
 
 
-def _edit_diff(args: dict[str, Any], path: str | None) -> str | None:
+def _edit_diff(args: Mapping[str, Any], path: str | None) -> str | None:
     """A git-style unified diff (``a/``, ``b/``) for an edit_file call's old_text/new_text."""
     for old_key, new_key in (("old_text", "new_text"), ("old_string", "new_string"), ("old", "new")):
         old, new = args.get(old_key), args.get(new_key)
