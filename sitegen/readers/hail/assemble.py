@@ -26,7 +26,7 @@ _CONTEXT_FIELDS = ("title", "description", "tags", "related_session_ids", "creat
 _GIT_KEYS = ("branch", "commit_hash", "commit", "repository_url", "remote_url")
 
 
-class SessionBuilder:
+class HailAssembly:
     """Accumulates one HAIL session, record by record, and assembles the Session."""
 
     def __init__(self, path: Path, problems: Problems, json_mode: bool) -> None:

@@ -1,7 +1,7 @@
 """The HAIL reader: JSONL (header, events, stats lines) or one HAIL JSON document.
 
 A file sessite exported itself is given back as it was (``sessite_extension``);
-anything else is read record by record into a ``SessionBuilder``.
+anything else is read record by record into a ``HailAssembly``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 from sitegen.model import Problems, Session
 from sitegen.readers.base import Reader, Sniff
 from sitegen.readers.files import iter_jsonl, load_json
-from sitegen.readers.hail.assemble import SessionBuilder
+from sitegen.readers.hail.assemble import HailAssembly
 from sitegen.readers.hail.detect import is_json_document, looks_like_hail
 from sitegen.readers.sessite_extension import read_hail_file
 
@@ -35,7 +35,7 @@ class HailReader(Reader):
             yield from self._read_jsonl(path, problems)
 
     def _read_jsonl(self, path: Path, problems: Problems) -> Iterator[Session]:
-        builder = SessionBuilder(path, problems, json_mode=False)
+        builder = HailAssembly(path, problems, json_mode=False)
         for lineno, obj in iter_jsonl(path, problems):
             kind = obj.get("type")
             if kind == "header":
@@ -57,7 +57,7 @@ class HailReader(Reader):
         if not isinstance(doc, dict):
             problems.add(path, None, f"HAIL JSON: top level is {type(doc).__name__}, expected an object")
             return
-        builder = SessionBuilder(path, problems, json_mode=True)
+        builder = HailAssembly(path, problems, json_mode=True)
         builder.add_header({k: v for k, v in doc.items() if k not in ("events", "stats")}, None)
         events = doc.get("events")
         if not isinstance(events, list):
