@@ -28,3 +28,13 @@ AGGREGATES: list[Callable[[SiteConfig], Any]] = [
 SESSION_OUTPUTS: list[Callable[[SessionView, SiteConfig], Iterable[tuple[str, bytes]]]] = [
     session_exports,  # sessions/<id>.aics.json.gz, .hail.jsonl.gz, .md.gz (config.exports)
 ]
+
+
+def aggregate_name(factory: Callable[[SiteConfig], Any]) -> str:
+    """An aggregate's name: its ``name`` attribute (it keys the aggregate's items in the cache)."""
+    return str(getattr(factory, "name", factory.__name__))
+
+
+def aggregate_names() -> list[str]:
+    """The registered aggregates' names, in build order (read at each build: a benchmark may drop one)."""
+    return [aggregate_name(factory) for factory in AGGREGATES]

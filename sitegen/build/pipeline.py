@@ -25,7 +25,7 @@ from typing import Any
 from sitegen.build import cache as build_cache
 from sitegen.build.cache import BuildCache, SessionRecord, SourceRecord, cached_items, source_key
 from sitegen.build.context import BuildContext
-from sitegen.build.outputs import AGGREGATES
+from sitegen.build.outputs import AGGREGATES, aggregate_names
 from sitegen.build.report import BuildReport, CatalogEntry
 from sitegen.build.worker import RenderedSession, SourceResult, SourceTask, SourceWorker, discard, run_sources
 from sitegen.config import SiteConfig
@@ -35,6 +35,7 @@ from sitegen.readers import Claim, discover
 from sitegen.site.aggregate import Aggregate
 from sitegen.site.markup import pygments_css
 from sitegen.site.resources import static_dir, templates_dir
+from sitegen.site.urls import PYGMENTS_CSS_URL, STATIC_FOLDER
 from sitegen.site.writer import SiteWriter, check_output
 
 __all__ = ["PARALLEL_MIN_BYTES", "ProgressHook", "build", "cached_items", "source_key"]
@@ -73,11 +74,6 @@ def build(config: SiteConfig, progress: ProgressHook | None = None, defer: froze
     run.save_cache()
     run.report.seconds = time.perf_counter() - started
     return run.report
-
-
-def aggregate_names() -> list[str]:
-    """The registered aggregates' names, in build order (read at each build: a benchmark may drop one)."""
-    return [getattr(factory, "name", factory.__name__) for factory in AGGREGATES]
 
 
 @dataclass
@@ -277,13 +273,13 @@ class _Run:
                 self.report.deferred.append(name)
 
     def write_static(self, writer: SiteWriter, rewrite: bool) -> None:
-        writer.copy_tree(static_dir(), "static")
+        writer.copy_tree(static_dir(), STATIC_FOLDER)
         for user_static in self.config.static_dirs:
-            writer.copy_tree(user_static, "static")
-        if not rewrite and "static/pygments.css" in writer.previous:
-            writer.keep("static/pygments.css")  # same theme, same highlighting styles
+            writer.copy_tree(user_static, STATIC_FOLDER)
+        if not rewrite and PYGMENTS_CSS_URL in writer.previous:
+            writer.keep(PYGMENTS_CSS_URL)  # same theme, same highlighting styles
         else:
-            writer.write("static/pygments.css", pygments_css())
+            writer.write(PYGMENTS_CSS_URL, pygments_css())
         writer.write(".nojekyll", b"")
 
     def publish(self, writer: SiteWriter) -> None:

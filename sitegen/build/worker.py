@@ -23,7 +23,7 @@ from typing import Any
 from sitegen.analyze.redact import Redactor
 from sitegen.analyze.session import SessionSummary
 from sitegen.build.context import BuildContext
-from sitegen.build.outputs import SESSION_OUTPUTS
+from sitegen.build.outputs import SESSION_OUTPUTS, aggregate_name
 from sitegen.config import SiteConfig
 from sitegen.model import Problem, Problems
 from sitegen.parallel import fork_call, parallel_map
@@ -77,7 +77,7 @@ class SourceWorker:
     def __init__(self, context: BuildContext, aggregate_factories: list[Callable[[SiteConfig], Any]]) -> None:
         self.config = context.config
         self.renderer = context.renderer()
-        self.collectors = [(getattr(f, "name", f.__name__), f(context.config)) for f in aggregate_factories]
+        self.collectors = [(aggregate_name(f), f(context.config)) for f in aggregate_factories]
         self.readers = {r.name: r for r in registry()}
         self.spool = context.spool_dir or Path(tempfile.gettempdir())
 

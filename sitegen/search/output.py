@@ -43,6 +43,7 @@ from sitegen.search.terms import INDEX_CHARS, tokens
 from sitegen.search.weights import FIELDS, lunr_json
 from sitegen.site.pages import Page
 from sitegen.site.render import Renderer
+from sitegen.site.urls import SEARCH_URL
 from sitegen.site.view import SessionView
 from sitegen.site.writer import SiteWriter
 
@@ -187,7 +188,7 @@ class SearchIndex:
         for url, data in state.files(self.jobs):
             writer.write(url, data)
         page = Page(
-            "search.html",
+            SEARCH_URL,
             "search.html",
             {"agents": sorted(self.agents), "projects": sorted(self.projects)},
             tuple(self.ids),
@@ -195,4 +196,4 @@ class SearchIndex:
         try:
             writer.write(page.url, renderer.render(page))
         except Exception as exc:  # noqa: BLE001 - one bad page must not stop the build
-            problems.add("search.html", None, f"could not render search.html ({type(exc).__name__}: {exc})", "render")
+            problems.add(SEARCH_URL, None, f"could not render {SEARCH_URL} ({type(exc).__name__}: {exc})", "render")

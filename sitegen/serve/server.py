@@ -28,7 +28,7 @@ from urllib.parse import unquote, urlsplit
 from watchfiles import watch
 
 from sitegen.build import build
-from sitegen.build.outputs import AGGREGATES
+from sitegen.build.outputs import aggregate_names
 from sitegen.build.report import BuildReport
 from sitegen.config import SiteConfig
 from sitegen.serve.catalog import Catalog
@@ -36,6 +36,7 @@ from sitegen.serve.guard import Guard
 from sitegen.serve.rpc import INTERNAL_ERROR, MAX_REQUEST_BYTES, encode_jsonrpc, handle_aicf, handle_jsonrpc
 from sitegen.serve.tools import make_registry
 from sitegen.site.resources import static_dir, templates_dir
+from sitegen.site.urls import INDEX_URL, NOT_FOUND_URL
 
 RELOAD_SCRIPT = Path(__file__).with_name("livereload.js")
 _INJECT = b'<script src="/__sessite__/reload.js" defer></script>'
@@ -116,7 +117,7 @@ class PreviewState:
 def _deferrable() -> frozenset[str]:
     """Aggregates a quick first publish may leave for the follow-up build: all but the home page."""
 
-    return frozenset(getattr(f, "name", f.__name__) for f in AGGREGATES) - {"index"}
+    return frozenset(aggregate_names()) - {"index"}
 
 
 class PreviewHandler(BaseHTTPRequestHandler):
@@ -155,9 +156,9 @@ class PreviewHandler(BaseHTTPRequestHandler):
         if target.is_dir():
             if not path.endswith("/"):
                 return self._redirect(path + "/")
-            target = target / "index.html"
+            target = target / INDEX_URL
         if not target.is_file():
-            missing = self.state.site / "404.html"
+            missing = self.state.site / NOT_FOUND_URL
             body = (
                 missing.read_bytes()
                 if missing.is_file()
