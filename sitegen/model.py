@@ -270,13 +270,90 @@ def walk(events: tuple[Event, ...]) -> Iterator[Event]:
             yield from walk(event.children)
 
 
+# Blocks an agent or IDE puts into the user's turn: context, not the user's words.
+INJECTED_TAGS = frozenset(
+    {
+        # Claude Code
+        "ide_opened_file",
+        "ide_selection",
+        "ide_diagnostics",
+        "local-command-caveat",
+        "local-command-stdout",
+        "local-command-stderr",
+        "command-name",
+        "command-message",
+        "command-args",
+        "command-contents",
+        "system-reminder",
+        "system_reminder",
+        "user-prompt-submit-hook",
+        "bash-stdout",
+        "bash-stderr",
+        "task-notification",
+        "git-context",
+        "app-context",
+        # Codex
+        "environment_context",
+        "user_instructions",
+        "recommended_plugins",
+        "permissions instructions",
+        "plugins_instructions",
+        "skills_instructions",
+        "apps_instructions",
+        "collaboration_mode",
+        "multi_agent_mode",
+        "user_shell_command",
+        "turn_aborted",
+        "INSTRUCTIONS",
+        "skill",
+        # Cline, Cursor, Copilot and others
+        "environment_details",
+        "attached_files",
+        "external_links",
+        "current_datetime",
+        "custom_instruction",
+        "reminder",
+        "context",
+    }
+)
+# Blocks that wrap the user's own words: their inside is kept.
+WRAPPER_TAGS = frozenset({"user_query", "user_message", "task", "feedback", "answer", "bash-input"})
+_TAG = re.compile(r"<(/?)([A-Za-z][\w -]{0,40}?)((?:\s[^<>]{0,200})?)>")
+_AGENTS_MD = re.compile(r"#\s*AGENTS\.md instructions for [^\n]*\n?")
+
+
+def user_words(text: str) -> str:
+    """``text`` without the context blocks agents and IDEs inject into a user turn (open
+    file, IDE selection, environment, plugins, AGENTS.md, command caveats), wrappers
+    such as ``<user_query>`` unwrapped: what the user actually typed, for titles."""
+    if "<" not in text and "AGENTS.md" not in text:
+        return text.strip()
+    text = _AGENTS_MD.sub("", text)
+    out: list[str] = []
+    pos = 0
+    while (match := _TAG.search(text, pos)) is not None:
+        closing, name = match.group(1), match.group(2).strip()
+        out.append(text[pos : match.start()])
+        pos = match.end()
+        if closing or name not in INJECTED_TAGS:
+            if name not in WRAPPER_TAGS:
+                out.append(match.group())
+            continue
+        end = text.find(f"</{name}>", pos)
+        pos = len(text) if end < 0 else end + len(name) + 3  # an unclosed block runs to the end
+    out.append(text[pos:])
+    return "".join(out).strip()
+
+
 def session_title(session: Session, limit: int = 100) -> str:
-    """The session's own title, else its first user message, else its id."""
+    """The session's own title, else the user's own words in its first user message, else its id."""
     if session.title and session.title.strip():
         return _one_line(session.title, limit)
     for event in walk(session.events):
         if event.kind == Kind.USER and event.text.strip():
-            return _one_line(event.text, limit)
+            words = user_words(event.text)
+            if words:
+                return _one_line(words, limit)
     return session.id
 
 

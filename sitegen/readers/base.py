@@ -176,6 +176,14 @@ class Reader:
         so discovery does not offer them again."""
         return []
 
+    def session_key(self, sniffed: Sniff) -> str | None:
+        """The id of the session a file holds, when the first records tell it cheaply (None otherwise).
+
+        Files that give the same key (successive snapshots of one session, a session
+        copied by a checkpointing tool) are read together and merged record by record,
+        so the fuller one is never dropped as a copy."""
+        return None
+
 
 def _has_odd_name(path: Path) -> bool:
     """A path that is not valid UTF-8 (Python keeps its bytes as lone surrogates)."""

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.model import Event, Kind, Problems, Session, SourceRef, make_session_id, walk
+from sitegen.readers import ledger
 from sitegen.readers._util import Ids, project_of
 
 # Events a model produced: where a response's token usage is shown.
@@ -56,6 +57,7 @@ class SessionBuilder:
     def add(self, event: Event) -> Event:
         """Append an event built elsewhere (its id already taken from ``self.ids``)."""
         self.events.append(event)
+        ledger.shown(self.path, event.line)
         return event
 
     def unreadable(self, line: int | None, where: str, record: Any, exc: Exception) -> None:
@@ -64,9 +66,16 @@ class SessionBuilder:
         self.report(line, f"could not interpret {where} ({type(exc).__name__}: {exc}); shown as raw JSON")
         self.emit("unreadable", kind=Kind.UNKNOWN, title=f"unreadable {where}", raw=record, line=line)
 
-    def skip(self, reason: str, count: int = 1) -> None:
-        """Count records left out on purpose; the session page lists the reasons."""
+    def skip(self, reason: str, count: int = 1, *, line: int | None = None) -> None:
+        """Count records left out on purpose; the session page lists the reasons.
+        ``line`` names the record for the fidelity ledger (a count of several has none)."""
         self.skipped[reason] += count
+        ledger.not_shown(self.path, line, reason)
+
+    def merged(self, line: int | None, reason: str) -> None:
+        """A record whose content another event shows (a copy, a completion notice):
+        not counted on the page, but accounted for in the fidelity ledger."""
+        ledger.merged(self.path, line, reason)
 
     def report(self, line: int | None, message: str, path: Path | None = None) -> None:
         """A problem with the input at ``path:line`` (the builder's path by default)."""

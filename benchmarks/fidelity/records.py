@@ -1,0 +1,29 @@
+"""What the fidelity check knows of a source file, read straight from the file.
+
+Each format has a module in ``formats/`` that walks a file the way the format's
+own documentation and real files say it is built, independently of the reader,
+and yields one ``Record`` per record: what the reader must account for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class Record:
+    """One record of a source file and the content a faithful page must show."""
+
+    path: Path  # the file it is in
+    line: int  # 1-based line of a JSONL file, or the record index the reader gives events (Event.line)
+    type: str  # the record's type as the format names it ("assistant", "attachment/queued_command", …)
+    user_texts: list[str] = field(default_factory=list)  # what the user typed (no injected context)
+    assistant_texts: list[str] = field(default_factory=list)  # what the model answered in prose
+    calls: list[str] = field(default_factory=list)  # ids of tool calls this record makes
+    results: list[str] = field(default_factory=list)  # ids of tool calls this record answers
+
+
+# A format module's one function: every record of one file (a main file or a companion).
+Enumerate = Callable[[Path], Iterator[Record]]
