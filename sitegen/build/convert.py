@@ -32,6 +32,7 @@ from sitegen.interchange.aics import aics_chunks
 from sitegen.interchange.formats import SUFFIXES, export_chunks
 from sitegen.model import Problem, Problems, Session
 from sitegen.readers import discover
+from sitegen.readers.merge import copy_id
 
 FILE_SUFFIXES = {"aics": (".aics.json", ".json"), "hail": (".hail.jsonl", ".jsonl"), "markdown": (".md", ".markdown")}
 
@@ -99,18 +100,20 @@ def _read(
     seen: dict[str, str] = {}
     for claim in discover(source, problems, include=include, exclude=exclude).claims:
         try:
-            for session in claim.reader.read(claim.path, problems):
+            for session in claim.read(problems):
                 if redactor is not None:
                     session = redactor.value(session)
                 display = problems.display(session.source.path)
                 if session.id in seen:
+                    new_id = copy_id(session.id, str(claim.path), seen.keys())
                     problems.add(
                         session.source.path,
                         session.source.line,
-                        f"session id {session.id} already read from {seen[session.id]}; this copy skipped",
+                        f"session id {session.id} already read from {seen[session.id]}; "
+                        f"this file's session is kept as {new_id}",
                         "convert",
                     )
-                    continue
+                    session = replace(session, id=new_id)
                 seen[session.id] = display
                 sessions.append(replace(session, source=replace(session.source, path=display)))
         except Exception as exc:  # noqa: BLE001 - a reader bug costs only the rest of that file

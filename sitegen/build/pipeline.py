@@ -18,10 +18,11 @@ import hashlib
 import os
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from sitegen.analyze.session import SessionSummary
 from sitegen.build import cache as build_cache
 from sitegen.build.cache import BuildCache, SessionRecord, SourceRecord, cached_items, source_key
 from sitegen.build.context import BuildContext
@@ -32,6 +33,7 @@ from sitegen.config import SiteConfig
 from sitegen.model import Problems
 from sitegen.parallel import default_jobs
 from sitegen.readers import Claim, discover
+from sitegen.readers.merge import copy_id
 from sitegen.site.aggregate import Aggregate
 from sitegen.site.markup import pygments_css
 from sitegen.site.resources import static_dir, templates_dir
@@ -104,6 +106,7 @@ class _Run:
     new: BuildCache = field(init=False)
     catalog: list[CatalogEntry] = field(default_factory=list)
     owners: dict[str, str] = field(default_factory=dict)  # session id -> the source it was first read from
+    summaries: dict[str, SessionSummary] = field(default_factory=dict)  # session id -> what was published
     names: list[str] = field(default_factory=aggregate_names)  # every aggregate, in build order
 
     def __post_init__(self) -> None:
@@ -166,7 +169,7 @@ class _Run:
     ) -> None:
         """Each source in archive order: its fresh rendering, or what the cache kept of it."""
         tasks = [
-            SourceTask(key, claim.reader.name, claim.path, self.problems.root)
+            SourceTask(key, claim.reader.name, claim.path, self.problems.root, claim.group)
             for (key, claim), record in plan
             if record is None
         ]
@@ -197,54 +200,86 @@ class _Run:
         items = build_cache.load_items(self.cache_dir, key, aggregates.names)
         if any(name not in items.get(s.id, {}) for s in record.sessions for name in aggregates.names):
             # Damaged or missing cache items: render this source again, here.
-            worker = SourceWorker(self.context.with_spool(writer.spool_dir()), list(AGGREGATES))
-            result = worker.run(SourceTask(key, claim.reader.name, claim.path, self.problems.root))
-            return self._take_result(claim, result, writer, aggregates)
+            return self._take_result(claim, self._render_here(key, claim, writer), writer, aggregates)
+        if any(s.id in self.owners for s in record.sessions):  # another source now has one of its ids
+            return self._take_result(claim, self._render_here(key, claim, writer), writer, aggregates)
         self.problems.items.extend(record.problems)
         self.report.redactions.update(record.redactions)
         for s in record.sessions:
-            if self._claim_id(s.id, s.source, s.line):
-                for url in (s.url, *s.parts, *s.extra):
-                    writer.keep(url)
-                self._feed(s, claim, aggregates, items.get(s.id, {}))
+            for url in (s.url, *s.parts, *s.extra):
+                writer.keep(url)
+            self._feed(s, claim, aggregates, items.get(s.id, {}))
         return record
 
     def _take_result(
         self, claim: Claim, result: SourceResult, writer: SiteWriter, aggregates: _Aggregates
     ) -> SourceRecord:
+        copies = [s for s in result.sessions if s.id in self.owners and self._same_as_owner(s)]
+        for s in copies:
+            discard(s.pages)
+            discard(s.extra)
+            self.problems.add(
+                s.source, s.line, f"session {s.id} is an identical copy of {self.owners[s.id]}; skipped", "render"
+            )
+        result.sessions = [s for s in result.sessions if s not in copies]
+        clashes = [s.id for s in result.sessions if s.id in self.owners]
+        if clashes and not result.renamed:
+            for s in result.sessions:
+                discard(s.pages)
+                discard(s.extra)
+            result = self._render_here(result.key, claim, writer, self._copy_ids(clashes, claim))
         record = _record(claim, result, self.cache_dir, self.names)
         self.problems.items.extend(result.problems)
         self.report.redactions.update(result.redactions)
-        items = {s.id: s.items for s in result.sessions}  # by id: a repeated id's copy is skipped below
+        items = {s.id: s.items for s in result.sessions}
         for s in result.sessions:
-            if not self._claim_id(s.id, s.source, s.line):
-                discard(s.pages)
-                discard(s.extra)
-            elif s.pages is not None:
+            if s.pages is not None:
                 for url, path in [*s.pages, *s.extra]:  # part 1 (the session's URL), later parts, parts.js, exports
                     writer.write_file(url, path)
                 self._feed(s, claim, aggregates, items[s.id])
         return record
 
-    def _claim_id(self, session_id: str, source: str, line: int | None) -> bool:
-        """False (and a problem) when another source already gave a session this id."""
-        if session_id in self.owners:
+    def _same_as_owner(self, s: RenderedSession) -> bool:
+        """The session another source published under this id, word for word (a copied file)."""
+        owner = self.summaries.get(s.id)
+        return owner is not None and replace(owner, source="") == replace(s.summary, source="")
+
+    def _render_here(
+        self, key: str, claim: Claim, writer: SiteWriter, renames: dict[str, str] | None = None
+    ) -> SourceResult:
+        """Render one source in this process (a damaged cache entry, or ids to rename)."""
+        worker = SourceWorker(self.context.with_spool(writer.spool_dir()), list(AGGREGATES))
+        task = SourceTask(
+            key, claim.reader.name, claim.path, self.problems.root, claim.group, tuple((renames or {}).items())
+        )
+        result = worker.run(task)
+        result.renamed = True
+        return result
+
+    def _copy_ids(self, clashes: list[str], claim: Claim) -> dict[str, str]:
+        """New ids for sessions another source already published under their ids: both are
+        kept (different files that merely share an id), and a problem says so."""
+        renames: dict[str, str] = {}
+        for session_id in clashes:
+            new_id = copy_id(session_id, str(claim.path), self.owners.keys() | renames.values())
+            renames[session_id] = new_id
             self.problems.add(
-                source,
-                line,
-                f"session id {session_id} already read from {self.owners[session_id]}; this copy skipped",
+                claim.path,
+                None,
+                f"session id {session_id} already read from {self.owners[session_id]}; "
+                f"this file's session is kept as {new_id}",
                 "render",
             )
-            return False
-        return True
+        return renames
 
     def _feed(
         self, s: RenderedSession | SessionRecord, claim: Claim, aggregates: _Aggregates, items: dict[str, Any]
     ) -> None:
         """Count a published session and hand its items to the active aggregates, in archive order."""
         self.owners[s.id] = s.source
+        self.summaries[s.id] = s.summary
         self.report.sessions += 1
-        self.catalog.append(CatalogEntry(s.summary, claim.reader.name, claim.path))
+        self.catalog.append(CatalogEntry(s.summary, claim.reader.name, claim.path, claim.group))
         for name, aggregate in aggregates.active:
             if name in items:
                 aggregate.add(items[name])

@@ -17,6 +17,11 @@ class CatalogEntry:
     summary: SessionSummary
     reader: str
     path: Path  # the claimed source (file or folder), absolute
+    group: tuple[Path, ...] = ()  # other files of the same session, read with it (Claim.group)
+
+    @property
+    def sources(self) -> tuple[Path, ...]:
+        return (self.path, *self.group)
 
 
 @dataclass

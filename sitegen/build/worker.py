@@ -40,6 +40,8 @@ class SourceTask:
     reader: str
     path: Path
     display_root: Path | None
+    group: tuple[Path, ...] = ()  # other files of the same session, merged with this one (Claim.group)
+    renames: tuple[tuple[str, str], ...] = ()  # (id, new id): another source already has a session with this id
 
 
 @dataclass
@@ -64,6 +66,7 @@ class SourceResult:
     sessions: list[RenderedSession] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     redactions: Counter = field(default_factory=Counter)
+    renamed: bool = False  # rendered again with the ids another source had taken renamed
 
 
 Spooled = list[tuple[str, Path]]  # (url, file rendered in the spool folder)
@@ -86,10 +89,13 @@ class SourceWorker:
         result = SourceResult(task.key)
         redactor = Redactor.for_config(self.config)
         reader = self.readers[task.reader]
+        renames = dict(task.renames)
         try:
-            for session in reader.read(task.path, problems):
+            for session in reader.read_group((task.path, *task.group), problems):
                 if redactor is not None:
                     session = redactor.value(session)
+                if session.id in renames:
+                    session = replace(session, id=renames[session.id])
                 display = problems.display(session.source.path)
                 session = replace(session, source=replace(session.source, path=display))
                 view = build_view(session, self.config.part_bytes or None)

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path
 
-from sitegen.model import Problems
+from sitegen.model import Problems, Session
 from sitegen.readers.base import Reader, Sniff, parse_time, sniff
 from sitegen.readers.files import iter_jsonl, load_json, outside_archive
 
@@ -90,6 +90,17 @@ class Claim:
     reader: Reader
     path: Path
     companions: tuple[Path, ...] = ()  # other files this read consumes (e.g. sub-agent logs)
+    group: tuple[Path, ...] = ()  # other files of the same session (``Reader.session_key``), read with this one
+    key: str | None = None  # the session key the reader sniffed, if any
+
+    @property
+    def sources(self) -> tuple[Path, ...]:
+        """The files read as sessions: this one and those grouped with it."""
+        return (self.path, *self.group)
+
+    def read(self, problems: Problems) -> Iterator[Session]:
+        """Every session of this source, the grouped files' copies of one session merged."""
+        return self.reader.read_group(self.sources, problems)
 
 
 @dataclass
@@ -116,6 +127,37 @@ def _detects(reader: Reader, sniffed: Sniff, problems: Problems) -> bool:
     except Exception as exc:  # noqa: BLE001 - a detect bug must not stop discovery
         problems.add(sniffed.path, None, f"{reader.name} detect failed ({type(exc).__name__}: {exc})", "discover")
         return False
+
+
+def _session_key(reader: Reader, sniffed: Sniff, problems: Problems) -> str | None:
+    try:
+        key = reader.session_key(sniffed)
+    except Exception as exc:  # noqa: BLE001 - a key bug must not stop discovery; the file is read alone
+        problems.add(sniffed.path, None, f"{reader.name} session key failed ({type(exc).__name__}: {exc})", "discover")
+        return None
+    return key if isinstance(key, str) and key else None
+
+
+def group_copies(claims: list[Claim]) -> list[Claim]:
+    """Claims of one reader with one session key become one claim: the first (in archive
+    order) reads the others too, so a later, fuller snapshot of a session is merged, not dropped."""
+    first: dict[tuple[str, str], int] = {}
+    out: list[Claim] = []
+    for claim in claims:
+        if claim.key is None:
+            out.append(claim)
+            continue
+        index = first.setdefault((claim.reader.name, claim.key), len(out))
+        if index == len(out):
+            out.append(claim)
+            continue
+        lead = out[index]
+        out[index] = replace(
+            lead,
+            group=(*lead.group, claim.path),
+            companions=(*lead.companions, claim.path, *claim.companions),
+        )
+    return out
 
 
 def discover(
@@ -175,6 +217,7 @@ def discover(
             if path.is_symlink() and outside_archive(path, problems, "discover"):
                 continue
             _offer_file(path, readers, result, problems, consumed)
+    result.claims = group_copies(result.claims)
     return result
 
 
@@ -197,6 +240,7 @@ def _discover_each(
                 result.claims.append(claim)
         result.ignored.extend(p for p in part.ignored if p not in taken)
         taken.update(part.ignored)
+    result.claims = group_copies(result.claims)
     return result
 
 
@@ -259,7 +303,7 @@ def _offer_file(
         if _detects(reader, sniffed, problems):
             comps = _companions(reader, path, problems)
             consumed.update(comps)
-            result.claims.append(Claim(reader, path, comps))
+            result.claims.append(Claim(reader, path, comps, key=_session_key(reader, sniffed, problems)))
             return
     result.ignored.append(path)
     try:

@@ -9,7 +9,7 @@ one problem line and makes each session sound (``finish``) before it goes on.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ from typing import Any
 from sitegen.model import Problems, Session
 from sitegen.readers.files import decode_bytes
 from sitegen.readers.finish import with_sound_fields, without_surrogates
+from sitegen.readers.merge import merge_copies
 from sitegen.readers.safejson import as_text as as_text  # readers import it from here
 from sitegen.readers.safejson import loads, scrub_text
 
@@ -160,6 +161,14 @@ class Reader:
             problems.add(
                 path, None, f"{self.name} reader failed ({type(exc).__name__}: {exc}); the rest of this file is skipped"
             )
+
+    def read_group(self, paths: Sequence[Path], problems: Problems) -> Iterator[Session]:
+        """``read`` for files discovery grouped by ``session_key`` (one path, usually): the
+        sessions of several files with one id are merged event by event (``merge``)."""
+        if len(paths) == 1:
+            yield from self.read(paths[0], problems)
+            return
+        yield from merge_copies([list(self.read(p, problems)) for p in paths], problems)
 
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
         """The format's own reading: yield every session in ``path``; report bad input to ``problems``."""

@@ -226,7 +226,7 @@ def survey(location: Location, problems: Problems) -> Survey:
         files += (1 if claim.path.is_file() else 0) + len(claim.companions)
         formats.setdefault(claim.reader.name, None)
         try:
-            sessions += sum(1 for _ in claim.reader.read(claim.path, problems))
+            sessions += sum(1 for _ in claim.read(problems))
         except Exception as exc:  # noqa: BLE001 - a reader bug must not stop the survey
             problems.add(claim.path, None, f"{claim.reader.name} reader failed ({type(exc).__name__}: {exc})")
     return Survey(location, files, sessions, tuple(formats), len(problems) - before)

@@ -85,7 +85,7 @@ class Catalog:
         if reader is None:
             raise ToolError(500, f"No reader {entry.reader}")
         redactor = Redactor.for_config(self.config) if self.redact else None  # the build's patterns and allow-list
-        for session in reader.read(entry.path, self._problems()):
+        for session in reader.read_group(entry.sources, self._problems()):
             if redactor is not None:
                 session = redactor.value(session)  # first: a secret in an id changes the id
             if session.id == session_id:
@@ -94,16 +94,16 @@ class Catalog:
 
     def iter_sessions(self, entries: list[CatalogEntry]) -> Iterator[Session]:
         """Sessions of the given entries, each source read once."""
-        wanted: dict[tuple[str, Path], set[str]] = {}
+        wanted: dict[tuple[str, tuple[Path, ...]], set[str]] = {}
         for e in entries:
-            wanted.setdefault((e.reader, e.path), set()).add(e.summary.id)
+            wanted.setdefault((e.reader, e.sources), set()).add(e.summary.id)
         readers = {r.name: r for r in registry()}
-        for (name, path), ids in wanted.items():
+        for (name, sources), ids in wanted.items():
             reader = readers.get(name)
             if reader is None:
                 continue
             redactor = Redactor.for_config(self.config) if self.redact else None
-            for session in reader.read(path, self._problems()):
+            for session in reader.read_group(sources, self._problems()):
                 if redactor is not None:
                     session = redactor.value(session)
                 if session.id in ids:
