@@ -8,7 +8,6 @@ with its result; no record type the readers know is shown as raw JSON.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 from helpers import REPO

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
+from sitegen.analyze.redact import Redactor
 from sitegen.build import build
 from sitegen.config import SiteConfig
 from sitegen.model import Kind, Problems, Session, walk
@@ -39,6 +40,7 @@ NAMED_TYPES = (
     "inter_agent_communication_metadata",
     "token_count",
 )
+_REDACTOR = Redactor()  # the build's default: pages show a secret redacted
 _SHINGLE = 8  # words per piece of a text looked for on its pages
 _ENOUGH = 0.95  # share of a text's pieces that must be found (links and redacted secrets change a few words)
 
@@ -236,18 +238,19 @@ _WORD = re.compile(f"[{_CJK}]|[^\\W_{_CJK}]+")
 
 
 def _words(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
+    """The words of a text; numbers left out (an ordered list's numbers are not text on its page)."""
+    return [w for w in _WORD.findall(text.lower()) if not w.isdigit()]
 
 
 _FENCE_INFO = re.compile(r"^([ \t]*(?:```|~~~))[^\n`]*$", re.M)  # a code fence's language is not shown
-_LIST_MARKER = re.compile(r"^[ \t]*\d{1,9}[.)][ \t]", re.M)  # an ordered list's numbers are not text on the page
 _LINK_TARGET = re.compile(r"\]\((?:[^()\s]|\([^()]*\))*(?:\s+\"[^\"]*\")?\)")
 
 
 def _on_page(text: str, page: Page) -> bool:
     """Whether the page shows the text: nearly all of its 8-word pieces, in the page's words
-    (a markdown link shows its text, not its target; a list, not its numbers; a fence, not its language)."""
-    words = _words(_FENCE_INFO.sub(r"\1", _LIST_MARKER.sub("", _LINK_TARGET.sub("]", text))))
+    (as the build publishes it: secrets redacted; a markdown link shows its text, not its target; a fence,
+    not its language)."""
+    words = _words(_FENCE_INFO.sub(r"\1", _LINK_TARGET.sub("]", _REDACTOR.text(text))))
     pieces = [" ".join(words[i : i + _SHINGLE]) for i in range(0, len(words), _SHINGLE)]
     found = sum(1 for piece in pieces if piece in page.windows or f" {piece} " in page.text)
     return found >= _ENOUGH * len(pieces) if len(pieces) > 2 else found == len(pieces)
