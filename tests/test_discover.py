@@ -30,6 +30,7 @@ def fake_home(root: Path) -> Path:
 
     copy(EXAMPLE / "claude-code" / "-home-dev-webapp", home / ".claude" / "projects" / "-home-dev-webapp")
     copy(EXAMPLE / "codex", home / ".codex" / "sessions")
+    copy(FIXTURES / "copilot_cli", home / ".copilot" / "session-state")
     copy(EXAMPLE / "gemini", home / ".gemini" / "tmp")
     copy(EXAMPLE / "opencode" / "storage", home / ".local" / "share" / "opencode" / "storage")
     (home / ".local" / "share" / "opencode" / "log").mkdir()
@@ -71,6 +72,7 @@ def test_finds_every_agent_folder(home: Path) -> None:
     assert [loc.agent for loc in found] == [
         "claude-code",
         "codex",
+        "copilot-cli",
         "gemini",
         "opencode",
         "cline",
@@ -128,14 +130,14 @@ def test_cli_discover_lists_counts(home: Path) -> None:
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["agent", "sessions", "files", "folder"]
     rows = {line.split()[0]: line for line in lines[1:-1]}
-    assert set(rows) == {"claude-code", "codex", "gemini", "opencode", "cline", "amp", "cursor", "sage"}
+    assert set(rows) == {"claude-code", "codex", "copilot-cli", "gemini", "opencode", "cline", "amp", "cursor", "sage"}
     assert "~/.local/share/opencode" in rows["opencode"] and rows["opencode"].split()[1:3] == [
         "2",
         str(opencode_files(home)),
     ]
     assert "~/Library/Application Support/Cursor/User" in rows["cursor"]
     assert str(home) not in result.stdout  # the home is shown as ~
-    assert lines[-1].startswith(f"{sum(int(line.split()[1]) for line in lines[1:-1])} sessions in 9 folders")
+    assert lines[-1].startswith(f"{sum(int(line.split()[1]) for line in lines[1:-1])} sessions in 10 folders")
     data = json.loads(CliRunner().invoke(main, ["discover", "--json"], env={"SESSITE_HOME": str(home)}).stdout)
     amp = next(row for row in data if row["agent"] == "amp")
     assert amp["sessions"] == 1 and amp["formats"] == ["amp"] and amp["folder"].endswith(".local/share/amp/threads")
@@ -151,7 +153,7 @@ def test_build_discover_makes_one_site(home: Path, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "0 problems" in result.stdout
     pages = {p.name.split("-", 1)[0] for p in (out / "sessions").glob("*.html")}
-    assert pages >= {"claude_code", "codex", "gemini", "opencode", "cline", "amp", "cursor", "sage"}
+    assert pages >= {"claude_code", "codex", "copilot_cli", "gemini", "opencode", "cline", "amp", "cursor", "sage"}
     # sources are shown relative to the home, never as the absolute home path
     index = (out / "index.html").read_text("utf-8")
     assert str(home) not in index

@@ -48,6 +48,7 @@ READER_MODULES = (
     "opencode",
     "cline",
     "amp",
+    "copilot_cli",
     "cursor",
     "codex",
     "gemini",

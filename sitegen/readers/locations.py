@@ -26,7 +26,7 @@ from sitegen.readers import discover
 HOME_ENV = "SESSITE_HOME"
 
 # Agents in the order ``sessite discover`` lists them.
-AGENTS = ("claude-code", "codex", "gemini", "opencode", "cline", "amp", "cursor", "sage")
+AGENTS = ("claude-code", "codex", "copilot-cli", "gemini", "opencode", "cline", "amp", "cursor", "sage")
 # Editors built on VS Code whose globalStorage may hold Cline's tasks.
 VSCODE_VARIANTS = ("Code", "Code - Insiders", "Cursor", "VSCodium", "Windsurf")
 CLINE_EXTENSION = "saoudrizwan.claude-dev"
@@ -105,6 +105,8 @@ def candidates(plat: Platform) -> list[tuple[str, Path]]:
     ]
     codex = plat.var("CODEX_HOME") or home / ".codex"
     out += [("codex", codex / "sessions"), ("codex", codex / "archived_sessions")]
+    copilot = plat.var("COPILOT_HOME") or home / ".copilot"
+    out += [("copilot-cli", copilot / "session-state")]
     gemini = plat.var("GEMINI_CLI_HOME")
     out += [("gemini", (gemini / ".gemini" / "tmp") if gemini else home / ".gemini" / "tmp")]
     for data in plat.data_dirs:

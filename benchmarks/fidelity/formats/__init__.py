@@ -17,6 +17,7 @@ _MODULES = {
     "claude_ai": "claude_ai",
     "cline": "cline",
     "cursor": "cursor",
+    "copilot_cli": "copilot_cli",
 }
 
 
