@@ -302,6 +302,8 @@ INJECTED_TAGS = frozenset(
         "apps_instructions",
         "collaboration_mode",
         "multi_agent_mode",
+        "subagent_notification",
+        "system_notification",
         "user_shell_command",
         "turn_aborted",
         "INSTRUCTIONS",

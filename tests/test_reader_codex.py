@@ -382,7 +382,9 @@ def test_v0104_user_shell_command_and_markers(v0104):
     assert session.skipped["exec_command_begin (the call and its end notice carry the command)"] == 1
     # unknown types are kept as raw JSON, never dropped
     unknown = [e for e in session.events if e.kind == Kind.UNKNOWN]
-    assert [u.raw.get("type") for u in unknown] == ["hologram_projected", "image_generation_call"]
+    assert [u.raw.get("type") for u in unknown] == ["hologram_projected"]
+    image = [e for e in session.events if e.call_id == "ig_1"]  # an image generation is a call and its result
+    assert [e.kind for e in image] == [Kind.TOOL_CALL, Kind.TOOL_RESULT]
 
 
 def test_v0104_tokens(v0104):

@@ -23,12 +23,22 @@ Things the format does that the reader undoes, and where:
   exit code on the result (``shell``).
 - ``apply_patch`` (custom tool, function call, or a shell heredoc) is turned
   from the ``*** Begin Patch`` format into a unified-style diff (``patch``).
-- ``<environment_context>`` and AGENTS.md instructions arrive as role=user
-  messages; they become SYSTEM events and never the title (``content``).
+- ``<environment_context>``, AGENTS.md instructions, ``<recommended_plugins>``
+  and the like arrive as role=user messages (several as items of one message);
+  each becomes a SYSTEM event and never the title (``content``).
+- A web search or image generation is written as an item and a notice with one
+  id, in either order: one call and one result (``hosted``).
+- A sub-agent runs in a rollout of its own that names its parent thread: the
+  family is read together and each sub-agent nests under the call that spawned
+  it (``family``, ``nest``); inter-agent messages and collaboration notices are
+  read in ``agents``; world state, thread settings and guardian reviews in ``context``.
+- Every record gets a fate in the fidelity ledger, and event ids come from the
+  record itself, so snapshots of one rollout merge event by event (``assembly``).
 
-The other modules: ``reader`` (detection), ``layout`` (record shapes),
-``records`` (routing each line), ``items`` (response items), ``notices``
-(event messages), ``tools`` (what a call shows), ``assembly`` (state and the Session).
+The other modules: ``reader`` (detection, companions, session key), ``layout``
+(record shapes), ``records`` (routing each line), ``items`` (response items),
+``notices`` (event messages), ``tools`` (what a call shows, code-mode scripts
+included), ``assembly`` (state and the Session).
 """
 
 from __future__ import annotations

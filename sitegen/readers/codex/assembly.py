@@ -1,9 +1,14 @@
 """The state of one rollout being read, and the Session it assembles into.
 
 The record handlers (``records``, ``items``, ``notices``, ``completions``,
-``messages``) build on this class: it hands out event ids, pairs tool calls
-with their results by ``call_id``, and remembers text already shown so the
-copy Codex writes to its other stream is counted as skipped, not shown twice.
+``messages``, ``hosted``, ``agents``, ``context``) build on this class: it hands
+out event ids, pairs tool calls with their results by ``call_id``, remembers
+text already shown so the copy Codex writes to its other stream is not shown
+twice, and notes each record's fate in the fidelity ledger (``readers.ledger``).
+
+Event ids come from the record (``layout.record_key``: its time, type and own
+ids), never from its line number alone, so two snapshots of one append-only
+rollout give the same record the same id and can be merged event by event.
 """
 
 from __future__ import annotations
@@ -15,9 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.model import Event, GitRefs, Kind, Problems, Session, SourceRef, make_session_id
+from sitegen.readers import ledger
 from sitegen.readers._util import Ids, project_of, text_of
 from sitegen.readers.base import parse_time
-from sitegen.readers.codex.layout import AGENT, NAME, UUID
+from sitegen.readers.codex.layout import AGENT, NAME, UUID, agent_label, subagent_info
 from sitegen.readers.codex.shell import ToolOutput
 from sitegen.readers.codex.usage import MODEL_KINDS, UsageLedger
 
@@ -51,11 +57,15 @@ class Echoes:
 class Assembly:
     """Accumulates one rollout, record by record, and assembles the Session."""
 
-    def __init__(self, path: Path, problems: Problems) -> None:
+    def __init__(self, path: Path, problems: Problems, id_prefix: str = "") -> None:
         self.path = path
         self.problems = problems
         self.events: list[Event] = []
         self.ids = Ids()  # event ids unique within the session
+        self.id_prefix = id_prefix  # a sub-agent's events are told apart from its parent's
+        self.keys: dict[int, str] = {}  # line -> id base derived from its record (unique per record)
+        self.record_keys = Ids()  # records alike in time, type and ids: told apart by their order
+        self.fated: set[int] = set()  # lines whose fate is noted (shown, merged or not shown)
         self.records = 0
         self.skipped: Counter[str] = Counter()
         self.meta: dict[str, Any] = {}
@@ -82,13 +92,38 @@ class Assembly:
     # ---- events
 
     def emit(self, lineno: int, ts: Any, suffix: str = "", **fields: Any) -> int:
-        """Append an event (id from the line number); returns its index."""
-        event = Event(id=self.ids.take(f"l{lineno}{suffix}"), line=lineno, timestamp=ts, **fields)
+        """Append an event (id from its record); returns its index."""
+        base = self.keys.get(lineno) or f"l{lineno}"
+        event = Event(id=self.ids.take(f"{self.id_prefix}{base}{suffix}"), line=lineno, timestamp=ts, **fields)
         self.events.append(event)
+        self.fated.add(lineno)
+        ledger.shown(self.path, lineno)
         index = len(self.events) - 1
         if event.kind in MODEL_KINDS:
             self.usage.model_event(self.events, index)
         return index
+
+    # ---- what became of records that are not an event of their own
+
+    def skip(self, reason: str, lineno: int | None) -> None:
+        """A record left out on purpose: counted (the page lists the reason) and noted as not shown."""
+        self.skipped[reason] += 1
+        self.note(lineno, ledger.Fate.NOT_SHOWN, reason)
+
+    def fold(self, reason: str, lineno: int | None) -> None:
+        """A copy or a completion notice whose content another event shows: counted on the page
+        as this reader always has, and noted as merged."""
+        self.skipped[reason] += 1
+        self.note(lineno, ledger.Fate.MERGED, reason)
+
+    def merged(self, lineno: int | None, reason: str) -> None:
+        """A record whose content is shown as part of another event (not counted on the page)."""
+        self.note(lineno, ledger.Fate.MERGED, reason)
+
+    def note(self, lineno: int | None, fate: ledger.Fate, reason: str) -> None:
+        if lineno is not None:
+            self.fated.add(lineno)
+        ledger.note(self.path, lineno, fate, reason)
 
     def unknown(self, lineno: int, ts: Any, rec: Any, title: str) -> None:
         self.emit(lineno, ts, kind=Kind.UNKNOWN, title=title, raw=rec)
@@ -129,7 +164,7 @@ class Assembly:
                 text=event.text or fields.get("text", ""),
                 meta={**fields.get("meta", {}), **event.meta},
             )
-            self.skipped[f"{what} (merged into the tool result)"] += 1
+            self.fold(f"{what} (merged into the tool result)", lineno)
             return True
         if call_id and call_id in self.calls:
             index = self.emit(
@@ -159,7 +194,7 @@ class Assembly:
             source=SourceRef(str(self.path), NAME),
             agent=AGENT,
             events=tuple(self.events),
-            title=self.title,
+            title=self._title(meta_obj),
             started=started,
             ended=self.ended or started,
             cwd=cwd,
@@ -170,6 +205,15 @@ class Assembly:
             meta=self._session_meta_fields(raw_id),
             skipped=dict(self.skipped),
         )
+
+    def _title(self, meta_obj: dict[str, Any]) -> str | None:
+        """The user's first words; a sub-agent's session says it is one (and whose task it ran)."""
+        info = subagent_info(meta_obj)
+        if not info:
+            return self.title
+        label = agent_label(info)
+        title = f"Sub-agent {label}" if label else "Sub-agent"
+        return f"{title}: {self.title}" if self.title else title
 
     def _session_id(self, meta_obj: dict[str, Any]) -> str:
         raw_id = text_of(meta_obj.get("id"))
@@ -188,4 +232,7 @@ class Assembly:
             meta["token_total"] = self.usage.final_total
         if len(self.cwds) > 1:
             meta["cwds"] = list(self.cwds)
+        info = subagent_info(self.session_meta or {})
+        if info:
+            meta["sub_agent"] = info
         return meta

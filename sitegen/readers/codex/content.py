@@ -1,8 +1,9 @@
 """Message text: content lists, and the context Codex injects into the user channel.
 
-``<environment_context>``, AGENTS.md instructions and similar arrive as
-role=user messages; they are recognised here so they become SYSTEM events and
-never the session title.
+``<environment_context>``, AGENTS.md instructions, ``<recommended_plugins>``
+and similar arrive as role=user messages (several of them as items of one
+message, next to the user's own words); each item is recognised here so it
+becomes a SYSTEM event and never the session title.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from sitegen.model import Block, Kind
+from sitegen.model import Block, Kind, user_words
 from sitegen.readers._util import text_of
 from sitegen.readers.base import as_text
 
@@ -28,8 +29,14 @@ _INJECTED_TAGS = {
     "skill": "Skill instructions",
     "permissions instructions": "Permissions instructions",
     "collaboration_mode": "Collaboration mode",
+    "recommended_plugins": "Recommended plugins",
+    "plugins_instructions": "Plugins instructions",
+    "skills_instructions": "Skills instructions",
+    "apps_instructions": "Apps instructions",
+    "multi_agent_mode": "Multi-agent mode",
+    "app-context": "App context",
 }
-_WHOLE_TAG = re.compile(r"^<([a-z][a-z_ ]{2,40})>[\s\S]*</\1>$")
+_WHOLE_TAG = re.compile(r"^<([a-z][a-z_ -]{2,40})>[\s\S]*</\1>$")
 _AGENTS_HEADING = "# AGENTS.md instructions"
 _USER_REQUEST = "## My request for Codex:"
 
@@ -63,6 +70,27 @@ def content_text(content: Any) -> tuple[str, list[Block]]:
     return "\n\n".join(t for t in texts if t), blocks
 
 
+def user_parts(content: Any) -> list[tuple[str, list[Block]]]:
+    """A role=user message's content as parts in order: each injected context item on its own,
+    the user's own text and images (everything else) together."""
+    if not isinstance(content, list):
+        return [content_text(content)]
+    parts: list[tuple[str, list[Block]]] = []
+    mine: list[Any] = []
+    for item in content:
+        text = item.get("text") if isinstance(item, dict) and item.get("type") in _TEXT_ITEMS else None
+        if isinstance(text, str) and classify_user_text(text)[0] == Kind.SYSTEM:
+            if mine:
+                parts.append(content_text(mine))
+                mine = []
+            parts.append((text, []))
+        else:
+            mine.append(item)
+    if mine:
+        parts.append(content_text(mine))
+    return parts
+
+
 def _image_block(item: dict[str, Any]) -> Block:
     url = text_of(item.get("image_url")) or text_of(item.get("url"))
     mime = url[5 : url.find(";")] if url and url.startswith("data:") and ";" in url else None
@@ -82,6 +110,31 @@ def classify_user_text(text: str) -> tuple[Kind, str | None]:
         if match:
             return Kind.SYSTEM, match.group(1).replace("_", " ").capitalize()
     return Kind.USER, None
+
+
+# A memory citation Codex appends to a final answer (the agent_message copy carries it as a field instead).
+_CITATION = re.compile(r"\s*<oai-mem-citation>\s*([\s\S]*?)\s*</oai-mem-citation>\s*\Z")
+
+
+def split_citation(text: str) -> tuple[str, str | None]:
+    """An assistant text without its trailing ``<oai-mem-citation>`` block, and the block's content."""
+    found = _CITATION.search(text) if "<oai-mem-citation>" in text else None
+    return (text[: found.start()], found.group(1)) if found else (text, None)
+
+
+# Codex's "implement the plan" button sends this template followed by the plan.
+_PLAN_HANDOFF = "A previous agent produced the plan below to accomplish the user's task."
+_HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.M)
+
+
+def title_words(text: str) -> str:
+    """What a user message's title is made of: the user's own words (no injected context, no IDE
+    preamble); for the plan hand-off template, the plan's first heading."""
+    words = user_words(request_text(text))
+    if words.startswith(_PLAN_HANDOFF):
+        heading = _HEADING.search(words)
+        return f"Implement the plan: {heading.group(1).strip()}" if heading else "Implement the plan"
+    return words
 
 
 def request_text(text: str) -> str:

@@ -1,7 +1,9 @@
 """``response_item`` records: what went to and came from the model.
 
-Messages, reasoning, tool calls and their outputs, web searches and
-compaction items. A call and its output are paired by ``call_id``.
+Messages, reasoning, tool calls and their outputs, compaction items, and
+the items other modules read: web and tool searches and image generations
+(``hosted``), inter-agent messages (``agents``). A call and its output are
+paired by ``call_id``.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ from typing import Any
 from sitegen.model import Kind, ToolCategory
 from sitegen.readers._util import obj, text_of
 from sitegen.readers.base import as_text
-from sitegen.readers.codex.content import content_text
+from sitegen.readers.codex.agents import AgentHandling
+from sitegen.readers.codex.content import content_text, user_parts
+from sitegen.readers.codex.hosted import HostedToolHandling, web_run_text
 from sitegen.readers.codex.messages import MessageHandling
 from sitegen.readers.codex.shell import parse_output
 from sitegen.readers.codex.tools import tool_fields
@@ -19,34 +23,56 @@ from sitegen.readers.safejson import loads
 
 _CALLS = ("function_call", "custom_tool_call", "local_shell_call")
 _OUTPUTS = ("function_call_output", "custom_tool_call_output", "local_shell_call_output")
+# response item type -> the method that reads it
+_ITEM_HANDLERS = {
+    "reasoning": "_reasoning",
+    "web_search_call": "web_search_item",
+    "image_generation_call": "image_generation_item",
+    "tool_search_call": "tool_search_call",
+    "tool_search_output": "tool_search_output",
+    "agent_message": "agent_message",
+    **dict.fromkeys(_CALLS, "_call"),
+    **dict.fromkeys(_OUTPUTS, "_output"),
+}
+# Items that never reach a page: type -> why
+_SKIP_ITEMS = {
+    "ghost_snapshot": "ghost_snapshot (undo checkpoint commit)",
+    "compaction_trigger": "compaction_trigger (a request to compact; the compaction is recorded)",
+    "additional_tools": "additional_tools (tool definitions offered to the model)",
+}
 
 
-class ItemHandling(MessageHandling):
+class ItemHandling(MessageHandling, HostedToolHandling, AgentHandling):
     """One ``response_item`` payload (or a bare item of a legacy rollout) becomes events."""
 
     def item(self, lineno: int, ts: Any, p: dict[str, Any]) -> None:
         ptype = p.get("type")
         if ptype == "message":
-            role = text_of(p.get("role")) or "unknown"
-            text, blocks = content_text(p.get("content"))
-            meta = {"phase": p["phase"]} if text_of(p.get("phase")) else {}
-            self.message(lineno, ts, "item", role, text, blocks, meta)
-        elif ptype == "reasoning":
-            self._reasoning(lineno, ts, p)
-        elif ptype in _CALLS:
-            self._call(lineno, ts, p)
-        elif ptype in _OUTPUTS:
-            self._output(lineno, ts, p)
-        elif ptype == "web_search_call":
-            self._web_search(lineno, ts, p)
-        elif ptype == "ghost_snapshot":
-            self.skipped["ghost_snapshot (undo checkpoint commit)"] += 1
-        elif ptype in ("compaction", "compaction_summary"):
+            self._message_item(lineno, ts, p)
+        elif isinstance(ptype, str) and ptype in _ITEM_HANDLERS:
+            getattr(self, _ITEM_HANDLERS[ptype])(lineno, ts, p)
+        elif isinstance(ptype, str) and ptype in _SKIP_ITEMS:
+            self.skip(_SKIP_ITEMS[ptype], lineno)
+        elif ptype in ("compaction", "compaction_summary", "context_compaction"):
             meta = {"encrypted": True} if p.get("encrypted_content") else {}
             text = as_text(p.get("summary") or p.get("text") or "")
             self.emit(lineno, ts, kind=Kind.COMPACTION, title="Context compacted", text=text, meta=meta)
         else:
             self.unknown(lineno, ts, p, f"response item {ptype!r}")
+
+    def _message_item(self, lineno: int, ts: Any, p: dict[str, Any]) -> None:
+        """A message; a user's is split so each injected context item is a note of its own."""
+        role = text_of(p.get("role")) or "unknown"
+        meta = {"phase": p["phase"]} if text_of(p.get("phase")) else {}
+        if role != "user":
+            text, blocks = content_text(p.get("content"))
+            self.message(lineno, ts, "item", role, text, blocks, meta)
+            return
+        parts = user_parts(p.get("content"))
+        if not parts:
+            self.skip("empty message", lineno)
+        for index, (text, blocks) in enumerate(parts):
+            self.message(lineno, ts, "item", role, text, blocks, meta, f"-{index + 1}" if index else "")
 
     def _reasoning(self, lineno: int, ts: Any, p: dict[str, Any]) -> None:
         listed = p.get("summary")
@@ -61,7 +87,7 @@ class ItemHandling(MessageHandling):
             else []
         )
         if not any(s.strip() for s in summary) and not any(c.strip() for c in content):
-            self.skipped["reasoning item without readable text (encrypted or empty summary)"] += 1
+            self.skip("reasoning item without readable text (encrypted or empty summary)", lineno)
             return
         self.thinking(lineno, ts, "item", summary, raw=False)
         self.thinking(lineno, ts, "item", content, raw=True)
@@ -71,6 +97,12 @@ class ItemHandling(MessageHandling):
         name, args, meta = _call_parts(p)
         fields = tool_fields(name, args)
         text = fields.pop("text", "")
+        namespace = text_of(p.get("namespace"))
+        if namespace:
+            name = f"{namespace}.{name}"  # web.run, collaboration.spawn_agent, an MCP server's tool
+        if namespace == "web":
+            fields["category"] = ToolCategory.WEB
+            text = text or web_run_text(args)
         index = self.emit(
             lineno,
             ts,
@@ -96,7 +128,7 @@ class ItemHandling(MessageHandling):
         parsed = parse_output(p.get("output"))
         if call_id in self.results:
             self.merge_result(call_id, parsed)
-            self.skipped[f"{p.get('type')} (merged with the completion notice shown as the result)"] += 1
+            self.fold(f"{p.get('type')} (merged with the completion notice shown as the result)", lineno)
             return
         meta = parsed["meta"]
         if call_id and call_id not in self.calls:
@@ -115,28 +147,6 @@ class ItemHandling(MessageHandling):
         )
         if call_id:
             self.results[call_id] = index
-
-    def _web_search(self, lineno: int, ts: Any, p: dict[str, Any]) -> None:
-        action = obj(p.get("action"))
-        text = _web_search_text(action)
-        if isinstance(action.get("query"), str):
-            self.web_queries.setdefault(action["query"])
-        meta = {"status": p["status"]} if text_of(p.get("status")) and p["status"] != "completed" else {}
-        call_id = text_of(p.get("id")) or text_of(p.get("call_id"))
-        index = self.emit(
-            lineno,
-            ts,
-            kind=Kind.TOOL_CALL,
-            tool_name="web_search",
-            category=ToolCategory.WEB,
-            tool_input=action or None,
-            text=text,
-            call_id=call_id,
-            model=self.model,
-            meta=meta,
-        )
-        if call_id:
-            self.calls.setdefault(call_id, index)
 
 
 def _call_parts(p: dict[str, Any]) -> tuple[str, Any, dict[str, Any]]:
@@ -159,8 +169,6 @@ def _call_parts(p: dict[str, Any]) -> tuple[str, Any, dict[str, Any]]:
                 args = loads(args) if args.strip() else {}
             except ValueError:
                 meta["arguments"] = "not valid JSON; shown as given"
-    if text_of(p.get("namespace")):
-        meta["namespace"] = p["namespace"]
     if text_of(p.get("status")) and p["status"] != "completed":
         meta["status"] = p["status"]
     if isinstance(args, dict):
@@ -168,19 +176,3 @@ def _call_parts(p: dict[str, Any]) -> tuple[str, Any, dict[str, Any]]:
             if text_of(args.get(key)):
                 meta[key] = args[key]
     return name, args, meta
-
-
-def _web_search_text(action: dict[str, Any]) -> str:
-    """The query (and any further queries), page or find-in-page pattern a web search action shows."""
-    atype = action.get("type")
-    if atype == "search" or "query" in action:
-        text = as_text(action.get("query"))
-        queries = action.get("queries")
-        if isinstance(queries, list) and len(queries) > 1:
-            text += "\n\n" + "\n".join(f"- {as_text(q)}" for q in queries)
-        return text
-    if atype == "open_page":
-        return as_text(action.get("url"))
-    if atype == "find_in_page":
-        return f"“{as_text(action.get('pattern'))}” in {as_text(action.get('url'))}"
-    return ""

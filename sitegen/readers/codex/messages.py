@@ -13,7 +13,14 @@ from typing import Any
 from sitegen.model import Block, Kind
 from sitegen.readers._util import shorten
 from sitegen.readers.codex.assembly import Assembly
-from sitegen.readers.codex.content import agents_body, classify_user_text, env_cwd, fenced, request_text
+from sitegen.readers.codex.content import (
+    agents_body,
+    classify_user_text,
+    env_cwd,
+    fenced,
+    split_citation,
+    title_words,
+)
 
 _ROLE_TITLES = {"developer": "Developer instructions", "system": "System message"}
 
@@ -22,23 +29,32 @@ class MessageHandling(Assembly):
     """Messages and reasoning, whichever stream they come from (``stream`` is "event" or "item")."""
 
     def message(
-        self, lineno: int, ts: Any, stream: str, role: str, text: str, blocks: list[Block], meta: dict[str, Any]
+        self,
+        lineno: int,
+        ts: Any,
+        stream: str,
+        role: str,
+        text: str,
+        blocks: list[Block],
+        meta: dict[str, Any],
+        suffix: str = "",
     ) -> None:
+        """One message (or one part of a message: ``suffix`` tells the parts' events apart)."""
         if not text.strip() and not blocks:
-            self.skipped["empty message"] += 1
+            self.skip("empty message", lineno)
             return
         if role == "user":
             kind, title = classify_user_text(text)
             if kind == Kind.SYSTEM:
-                self._injected(lineno, ts, stream, title, text, blocks, meta)
+                self._injected(lineno, ts, stream, title, text, blocks, meta, suffix)
             else:
-                self._user(lineno, ts, stream, text, blocks, meta)
+                self._user(lineno, ts, stream, text, blocks, meta, suffix)
         elif role == "assistant":
             self._assistant(lineno, ts, stream, text, blocks, meta)
         else:
             title = _ROLE_TITLES.get(role, f"{role} message")
             body = fenced(text.strip(), "xml") if text.lstrip().startswith("<") else text
-            self.emit(lineno, ts, kind=Kind.SYSTEM, title=title, text=body, blocks=tuple(blocks), meta=meta)
+            self.emit(lineno, ts, suffix, kind=Kind.SYSTEM, title=title, text=body, blocks=tuple(blocks), meta=meta)
 
     def _injected(
         self,
@@ -49,12 +65,13 @@ class MessageHandling(Assembly):
         text: str,
         blocks: list[Block],
         meta: dict[str, Any],
+        suffix: str,
     ) -> None:
         """Context Codex put in the user channel (environment, AGENTS.md, …): a SYSTEM event."""
         if title == "Environment context" and self.env_cwd is None:
             self.env_cwd = env_cwd(text)
         if self.echoes.is_echo(stream, "system", text):
-            self.skipped["injected context shown twice (event_msg and response_item)"] += 1
+            self.fold("injected context shown twice (event_msg and response_item)", lineno)
             return
         self.echoes.shown(stream, "system", text)
         if title == "AGENTS.md instructions":
@@ -63,24 +80,31 @@ class MessageHandling(Assembly):
                 meta = {**meta, "instructions_for": target}
         else:
             body = fenced(text.strip(), "xml") if text.lstrip().startswith("<") and title != "Turn aborted" else text
-        self.emit(lineno, ts, kind=Kind.SYSTEM, title=title, text=body, blocks=tuple(blocks), meta=meta)
+        self.emit(lineno, ts, suffix, kind=Kind.SYSTEM, title=title, text=body, blocks=tuple(blocks), meta=meta)
 
-    def _user(self, lineno: int, ts: Any, stream: str, text: str, blocks: list[Block], meta: dict[str, Any]) -> None:
+    def _user(
+        self, lineno: int, ts: Any, stream: str, text: str, blocks: list[Block], meta: dict[str, Any], suffix: str
+    ) -> None:
         if self.echoes.is_echo(stream, "user", text):
-            self.skipped["user message shown twice (event_msg.user_message and response_item.message)"] += 1
+            self.fold("user message shown twice (event_msg.user_message and response_item.message)", lineno)
             self._merge_images(blocks)
             return
         self.echoes.new_turn()
         self.echoes.shown(stream, "user", text)
-        if self.title is None and text.strip():
-            self.title = shorten(request_text(text))
-        self.emit(lineno, ts, kind=Kind.USER, text=text, blocks=tuple(blocks), meta=meta)
+        if self.title is None:
+            words = title_words(text)  # the user's own words, never injected context
+            if words:
+                self.title = shorten(words)
+        self.emit(lineno, ts, suffix, kind=Kind.USER, text=text, blocks=tuple(blocks), meta=meta)
 
     def _assistant(
         self, lineno: int, ts: Any, stream: str, text: str, blocks: list[Block], meta: dict[str, Any]
     ) -> None:
+        text, cited = split_citation(text)
+        if cited:
+            meta = {**meta, "memory_citation": cited}
         if self.echoes.is_echo(stream, "assistant", text):
-            self.skipped["assistant message shown twice (event_msg.agent_message and response_item.message)"] += 1
+            self.fold("assistant message shown twice (event_msg.agent_message and response_item.message)", lineno)
             return
         self.echoes.shown(stream, "assistant", text)
         self.last_assistant_text = text.strip()
@@ -110,9 +134,9 @@ class MessageHandling(Assembly):
             if not part.strip():
                 continue
             if self.echoes.is_echo(stream, role, part):
-                self.skipped[
-                    "reasoning summary shown twice (event_msg.agent_reasoning and response_item.reasoning)"
-                ] += 1
+                self.fold(
+                    "reasoning summary shown twice (event_msg.agent_reasoning and response_item.reasoning)", lineno
+                )
                 continue
             self.echoes.shown(stream, role, part)
             fresh.append(part.strip())

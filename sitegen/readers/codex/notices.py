@@ -1,8 +1,10 @@
 """``event_msg`` records: what the Codex UI showed.
 
 User and agent messages and reasoning (echoes of response items, shown
-once), token counts, turn markers, completion notices, and notes (errors,
-warnings, review mode). Events that only announce or stream what a later
+once), token counts, turn markers, completion notices, web searches and image
+generations (``hosted``), sub-agent and collaboration notices (``agents``),
+settings and guardian reviews (``context``), and notes (errors, warnings,
+review mode, thread renames). Events that only announce or stream what a later
 record holds in full are counted as skipped.
 """
 
@@ -13,7 +15,10 @@ from typing import Any
 from sitegen.model import Block, Kind, ToolCategory
 from sitegen.readers._util import obj, text_of
 from sitegen.readers.base import as_text
+from sitegen.readers.codex.agents import AgentHandling
 from sitegen.readers.codex.completions import CompletionHandling
+from sitegen.readers.codex.context import ContextHandling, settings_text
+from sitegen.readers.codex.hosted import HostedToolHandling
 from sitegen.readers.codex.messages import MessageHandling
 
 # event_msg types that only announce or stream what a later record holds in full.
@@ -46,6 +51,19 @@ _SKIP_EVENTS = {
     "undo_started": "undo_started (the undo result is shown)",
     "exec_approval_request": "approval request (the call and its result are shown)",
     "apply_patch_approval_request": "approval request (the call and its result are shown)",
+    "image_generation_begin": "image_generation_begin (the image generation carries the prompt)",
+    "hook_started": "hook_started (the completed hook is shown)",
+    "patch_apply_updated": "streaming delta (the full message is recorded too)",
+    "plan_delta": "streaming delta (the full message is recorded too)",
+    "context_usage": "context window usage (token bookkeeping)",
+    "thread_context_usage_updated": "context window usage (token bookkeeping)",
+    "thread_skills_updated": "UI bookkeeping event",
+    "user_input_committed": "user_input_committed (the user message is recorded)",
+    "realtime_conversation_started": "realtime voice conversation event (its audio is not kept)",
+    "realtime_conversation_realtime": "realtime voice conversation event (its audio is not kept)",
+    "realtime_conversation_closed": "realtime voice conversation event (its audio is not kept)",
+    "realtime_conversation_sdp": "realtime voice conversation event (its audio is not kept)",
+    "realtime_conversation_list_voices_response": "UI bookkeeping event",
 }
 # event_msg types that become a SYSTEM note: type -> (title, field with the text, level)
 _NOTES = {
@@ -56,6 +74,29 @@ _NOTES = {
     "stream_info": ("Stream info", "message", None),
     "deprecation_notice": ("Deprecation notice", "summary", "warning"),
     "undo_completed": ("Undo", "message", None),
+    "guardian_warning": ("Guardian warning", "message", "warning"),
+}
+# event_msg types shown as a SYSTEM note listing their fields: type -> title
+_DATA_NOTES = {
+    "thread_name_updated": "Thread named",
+    "thread_goal_updated": "Goal updated",
+    "thread_rolled_back": "Thread rolled back",
+    "model_reroute": "Model rerouted",
+    "model_verification": "Model verification",
+    "request_user_input": "Question for the user",
+    "request_permissions": "Permission request",
+    "elicitation_request": "MCP server request",
+    "dynamic_tool_call_request": "Dynamic tool call",
+    "dynamic_tool_call_response": "Dynamic tool call result",
+}
+# Turn markers (``turn_*`` is the v2 name some builds write).
+_MARKERS = {
+    "turn_aborted": "turn_aborted",
+    "task_started": "task_started",
+    "turn_started": "task_started",
+    "task_complete": "task_complete",
+    "turn_complete": "task_complete",
+    "context_compacted": "context_compacted",
 }
 
 
@@ -63,44 +104,50 @@ def _turn_meta(p: dict[str, Any]) -> dict[str, Any]:
     return {"turn_id": p["turn_id"]} if p.get("turn_id") else {}
 
 
-class NoticeHandling(MessageHandling, CompletionHandling):
+class NoticeHandling(MessageHandling, CompletionHandling, HostedToolHandling, AgentHandling, ContextHandling):
     """One ``event_msg`` payload becomes events, a merge into an earlier one, or a skip count."""
 
     def notice(self, lineno: int, ts: Any, p: dict[str, Any]) -> None:
         ptype = p.get("type")
-        if ptype == "user_message":
-            self._user_message(lineno, ts, p)
-        elif ptype == "agent_message":
-            text = as_text(p.get("message") if "message" in p else p.get("text"))
-            meta = {"phase": p["phase"]} if text_of(p.get("phase")) else {}
-            self.message(lineno, ts, "event", "assistant", text, [], meta)
-        elif ptype in ("agent_reasoning", "agent_reasoning_raw_content"):
-            text = as_text(p.get("text") if "text" in p else p.get("message"))
-            self.thinking(lineno, ts, "event", [text], raw=ptype == "agent_reasoning_raw_content")
+        if not isinstance(ptype, str):
+            self.unknown(lineno, ts, p, f"event_msg {ptype!r}")
+        elif ptype in ("user_message", "agent_message", "agent_reasoning", "agent_reasoning_raw_content"):
+            self._conversation(lineno, ts, ptype, p)
         elif ptype == "token_count":
-            self._token_count(p)
-        elif ptype in ("turn_aborted", "task_started", "task_complete", "context_compacted"):
-            self._turn_marker(lineno, ts, ptype, p)
-        elif ptype == "exec_command_end":
-            self.exec_end(lineno, ts, p)
-        elif ptype == "patch_apply_end":
-            self.patch_end(lineno, ts, p)
-        elif ptype == "mcp_tool_call_end":
-            self.mcp_end(lineno, ts, p)
-        elif ptype == "web_search_end":
-            self._web_search_end(lineno, ts, p)
-        elif ptype == "view_image_tool_call":
-            self._view_image(lineno, ts, p)
-        elif ptype == "item_completed":
-            self._item_completed(lineno, ts, p)
+            self._token_count(lineno, p)
+        elif ptype in _MARKERS:
+            self._turn_marker(lineno, ts, _MARKERS[ptype], p)
+        elif ptype in _NOTICE_HANDLERS:
+            getattr(self, _NOTICE_HANDLERS[ptype])(lineno, ts, p)
+        elif ptype.startswith("collab_"):
+            self.collab_notice(lineno, ts, ptype, p)
         elif ptype in ("turn_diff", "entered_review_mode", "exited_review_mode"):
             self._data_note(lineno, ts, ptype, p)
         elif ptype in _NOTES:
             self._note(lineno, ts, ptype, p)
+        elif ptype in _DATA_NOTES:
+            self._fields_note(lineno, ts, _DATA_NOTES[ptype], p)
         elif ptype in _SKIP_EVENTS:
-            self.skipped[_SKIP_EVENTS[ptype]] += 1
+            self.skip(_SKIP_EVENTS[ptype], lineno)
         else:
             self.unknown(lineno, ts, p, f"event_msg {ptype!r}")
+
+    def _conversation(self, lineno: int, ts: Any, ptype: str, p: dict[str, Any]) -> None:
+        """The UI's copy of a user or agent message, or of a reasoning summary."""
+        if ptype == "user_message":
+            self._user_message(lineno, ts, p)
+        elif ptype == "agent_message":
+            text = as_text(p.get("message") if "message" in p else p.get("text"))
+            meta: dict[str, Any] = {"phase": p["phase"]} if text_of(p.get("phase")) else {}
+            if p.get("memory_citation"):
+                meta["memory_citation"] = p["memory_citation"]
+            self.message(lineno, ts, "event", "assistant", text, [], meta)
+        else:
+            text = as_text(p.get("text") if "text" in p else p.get("message"))
+            if not text.strip():
+                self.skip("empty reasoning text", lineno)
+                return
+            self.thinking(lineno, ts, "event", [text], raw=ptype == "agent_reasoning_raw_content")
 
     def _user_message(self, lineno: int, ts: Any, p: dict[str, Any]) -> None:
         text = as_text(p.get("message"))
@@ -108,13 +155,15 @@ class NoticeHandling(MessageHandling, CompletionHandling):
         blocks += [Block("image", title=as_text(u)) for u in _items(p.get("local_images")) if u]
         self.message(lineno, ts, "event", "user", text, blocks, {})
 
-    def _token_count(self, p: dict[str, Any]) -> None:
+    def _token_count(self, lineno: int, p: dict[str, Any]) -> None:
         info = p.get("info")
         if isinstance(info, dict) and isinstance(info.get("model_context_window"), int):
             self.meta["model_context_window"] = info["model_context_window"]
         skipped = self.usage.token_count(p, self.events)
         if skipped:
-            self.skipped[skipped] += 1
+            self.skip(skipped, lineno)
+        else:
+            self.merged(lineno, "token_count (its usage is shown on the turn's model events)")
 
     def _turn_marker(self, lineno: int, ts: Any, ptype: str, p: dict[str, Any]) -> None:
         if ptype == "turn_aborted":
@@ -132,27 +181,9 @@ class NoticeHandling(MessageHandling, CompletionHandling):
         else:
             self.emit(lineno, ts, kind=Kind.COMPACTION, title="Context compacted", meta=_turn_meta(p))
 
-    def _web_search_end(self, lineno: int, ts: Any, p: dict[str, Any]) -> None:
-        query = as_text(p.get("query"))
-        if text_of(p.get("call_id")) in self.calls or query in self.web_queries:
-            self.skipped["web_search_end (the web search call shows the query)"] += 1
-            return
-        self.web_queries.setdefault(query)
-        self.emit(
-            lineno,
-            ts,
-            kind=Kind.TOOL_CALL,
-            tool_name="web_search",
-            category=ToolCategory.WEB,
-            text=query,
-            tool_input={"query": query},
-            call_id=text_of(p.get("call_id")),
-            model=self.model,
-        )
-
     def _view_image(self, lineno: int, ts: Any, p: dict[str, Any]) -> None:
         if text_of(p.get("call_id")) in self.calls:
-            self.skipped["view_image_tool_call (the view_image call shows the path)"] += 1
+            self.fold("view_image_tool_call (the view_image call shows the path)", lineno)
             return
         self.emit(
             lineno,
@@ -172,7 +203,7 @@ class NoticeHandling(MessageHandling, CompletionHandling):
             meta = {k: p[k] for k in ("turn_id",) if k in p}
             self.emit(lineno, ts, kind=Kind.SYSTEM, title="Plan", text=item["text"], meta=meta)
         else:
-            self.skipped["item_completed (a copy of an item recorded as a response item)"] += 1
+            self.skip("item_completed (a copy of an item recorded as a response item)", lineno)
 
     def _data_note(self, lineno: int, ts: Any, ptype: str, p: dict[str, Any]) -> None:
         """A turn's diff, or entering/leaving review mode: a SYSTEM event with the data as a block."""
@@ -195,6 +226,38 @@ class NoticeHandling(MessageHandling, CompletionHandling):
         if level:
             meta["level"] = level
         self.emit(lineno, ts, kind=Kind.SYSTEM, title=title, text=text, meta=meta)
+
+    def _hook(self, lineno: int, ts: Any, p: dict[str, Any]) -> None:
+        """A hook that ran: its event, status and what it said."""
+        run = obj(p.get("run"))
+        title = f"Hook {as_text(run.get('event_name')) or 'run'}: {as_text(run.get('status')) or 'done'}"
+        entries = [obj(e) for e in run.get("entries") or [] if isinstance(e, dict)]
+        text = "\n".join(f"- {as_text(e.get('kind'))}: {as_text(e.get('text'))}" for e in entries)
+        keys = ("handler_type", "source_path", "status_message", "duration_ms")
+        meta = {k: run[k] for k in keys if run.get(k) not in (None, "")}
+        self.emit(lineno, ts, kind=Kind.SYSTEM, title=title, text=text, meta=meta)
+
+    def _fields_note(self, lineno: int, ts: Any, title: str, p: dict[str, Any]) -> None:
+        """A notice shown as a note listing its fields (a rename, a rollback, a hook's run)."""
+        fields = {k: v for k, v in p.items() if k not in ("type", "turn_id") and v not in (None, "", [], {})}
+        meta = {"turn_id": p["turn_id"]} if text_of(p.get("turn_id")) else {}
+        self.emit(lineno, ts, kind=Kind.SYSTEM, title=title, text=settings_text(fields), meta=meta)
+
+
+# event_msg types with a handler of their own: type -> method name
+_NOTICE_HANDLERS = {
+    "exec_command_end": "exec_end",
+    "patch_apply_end": "patch_end",
+    "mcp_tool_call_end": "mcp_end",
+    "web_search_end": "web_search_end",
+    "image_generation_end": "image_generation_end",
+    "view_image_tool_call": "_view_image",
+    "item_completed": "_item_completed",
+    "sub_agent_activity": "sub_agent_activity",
+    "thread_settings_applied": "thread_settings",
+    "guardian_assessment": "guardian",
+    "hook_completed": "_hook",
+}
 
 
 def _items(value: Any) -> list[Any]:

@@ -1,4 +1,4 @@
-"""The Codex reader: which files are rollouts, and reading one into a Session."""
+"""The Codex reader: which files are rollouts, which belong together, and reading them."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 from sitegen.model import Problems, Session
 from sitegen.readers.base import Reader, Sniff
+from sitegen.readers.codex.family import family_of, head_of
 from sitegen.readers.codex.layout import META_HEAD, NAME, is_bare_item, is_legacy_header
-from sitegen.readers.codex.records import RolloutBuilder
-from sitegen.readers.files import iter_jsonl
+from sitegen.readers.codex.nest import read_family, read_rollout
 
 
 class CodexReader(Reader):
@@ -40,10 +40,21 @@ class CodexReader(Reader):
                 return True
         return False
 
+    def companions(self, path: Path) -> list[Path]:
+        """The other rollouts of its family (its parent, its sub-agents and their snapshots)."""
+        fam = family_of(path)
+        return [p for p in fam.paths() if p != path] if fam.linked else []
+
+    def session_key(self, sniffed: Sniff) -> str | None:
+        """The session id the first line names (a sub-agent's: its family's root), so snapshots group."""
+        fam = family_of(sniffed.path)
+        return fam.root if fam.linked else head_of(sniffed.path).id
+
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
-        builder = RolloutBuilder(path, problems)
-        for lineno, rec in iter_jsonl(path, problems):
-            builder.feed(lineno, rec)
-        session = builder.finish()
+        fam = family_of(path)
+        if fam.linked:
+            yield from read_family(fam, problems)
+            return
+        session = read_rollout(path, problems)
         if session is not None:
             yield session

@@ -2,7 +2,9 @@
 
 Every line is ``{timestamp, type, payload}``; legacy record-style rollouts
 start with a bare header and write response items bare. The builder routes
-each record to its handler and keeps the session's own settings.
+each record to its handler and keeps the session's own settings. Every record
+gets a fate in the fidelity ledger; one a handler left without any is counted
+as not shown rather than lost without a word.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from sitegen.model import Kind
 from sitegen.readers._util import shown, text_of
 from sitegen.readers.base import as_text
 from sitegen.readers.codex.items import ItemHandling
-from sitegen.readers.codex.layout import ENVELOPE_TYPES, ITEM_TYPES, is_legacy_header, record_time
+from sitegen.readers.codex.layout import ENVELOPE_TYPES, ITEM_TYPES, is_legacy_header, record_key, record_time
 from sitegen.readers.codex.notices import NoticeHandling
 
 # session_meta fields with a place of their own; the rest are kept in the session meta as they are.
@@ -27,6 +29,7 @@ class RolloutBuilder(ItemHandling, NoticeHandling):
 
     def feed(self, lineno: int, rec: dict[str, Any]) -> None:
         self.records += 1
+        self.keys[lineno] = self.record_keys.take(record_key(rec))
         ts = record_time(rec.get("timestamp"))
         if ts is not None:
             if self.started is None or ts < self.started:
@@ -43,11 +46,13 @@ class RolloutBuilder(ItemHandling, NoticeHandling):
                 f"could not interpret {shown(rtype)} record ({type(exc).__name__}: {exc}); shown as raw JSON",
             )
             self.unknown(lineno, ts, rec, f"unreadable {shown(rtype)} record")
+        if lineno not in self.fated:
+            self.skip(f"{shown(rtype)} record with nothing to show", lineno)
 
     def _route(self, lineno: int, ts: Any, rtype: Any, rec: dict[str, Any]) -> None:
         payload = rec.get("payload")
         if rtype is None and rec.get("record_type") is not None:
-            self.skipped[f"{rec.get('record_type')} record (legacy rollout bookkeeping)"] += 1
+            self.skip(f"{rec.get('record_type')} record (legacy rollout bookkeeping)", lineno)
         elif rtype is None and self.records == 1 and is_legacy_header(rec):
             self.legacy = True
             self._session_meta(lineno, rec)
@@ -55,25 +60,38 @@ class RolloutBuilder(ItemHandling, NoticeHandling):
             if not isinstance(payload, dict):
                 self.problems.add(self.path, lineno, f"{rtype} record has no payload object; shown as raw JSON")
                 self.unknown(lineno, ts, rec, f"{rtype} without a payload")
-            elif rtype == "session_meta":
-                self._session_meta(lineno, payload)
-            elif rtype == "turn_context":
-                self._turn_context(payload)
-            elif rtype == "response_item":
-                self.item(lineno, ts, payload)
-            elif rtype == "event_msg":
-                self.notice(lineno, ts, payload)
             else:
-                self._compacted(lineno, ts, payload)
+                self._envelope(lineno, ts, rtype, payload)
         elif rtype in ITEM_TYPES and "payload" not in rec:
             self.item(lineno, ts, rec)  # legacy: bare response items
         else:
             self.unknown(lineno, ts, rec, f"unknown record type {rtype!r}")
 
+    def _envelope(self, lineno: int, ts: Any, rtype: str, payload: dict[str, Any]) -> None:
+        if rtype == "session_meta":
+            self._session_meta(lineno, payload)
+        elif rtype == "turn_context":
+            self._turn_context(lineno, payload)
+        elif rtype == "response_item":
+            self.item(lineno, ts, payload)
+        elif rtype == "event_msg":
+            self.notice(lineno, ts, payload)
+        elif rtype == "world_state":
+            self.world_state(lineno, ts, payload)
+        elif rtype == "inter_agent_communication":
+            self.inter_agent_communication(lineno, ts, payload)
+        elif rtype == "inter_agent_communication_metadata":
+            self.skip(
+                "inter_agent_communication_metadata (whether the inter-agent message after it starts a turn)", lineno
+            )
+        else:
+            self._compacted(lineno, ts, payload)
+
     def _session_meta(self, lineno: int, payload: dict[str, Any]) -> None:
         if self.session_meta is not None:
-            self._another_session_meta(self.session_meta, payload)
+            self._another_session_meta(lineno, self.session_meta, payload)
             return
+        self.merged(lineno, "session_meta (shown in the session details)")
         if lineno != 1 and self.records != 1:
             self.problems.add(self.path, lineno, "session_meta is not the first line")
         self.session_meta = payload
@@ -98,16 +116,16 @@ class RolloutBuilder(ItemHandling, NoticeHandling):
             if key not in _HANDLED_META and value not in (None, "", [], {}):
                 self.meta[key] = value
 
-    def _another_session_meta(self, first: dict[str, Any], payload: dict[str, Any]) -> None:
+    def _another_session_meta(self, lineno: int, first: dict[str, Any], payload: dict[str, Any]) -> None:
         """A second session_meta: a repeat, or the header of a session this one was forked from."""
         other = payload.get("id")
         if other and other != first.get("id"):
             self.meta.setdefault("forked_from", [])
             if other not in self.meta["forked_from"]:
                 self.meta["forked_from"].append(other)
-            self.skipped["session_meta of another session (history copied from it)"] += 1
+            self.skip("session_meta of another session (history copied from it)", lineno)
         else:
-            self.skipped["session_meta repeated"] += 1
+            self.skip("session_meta repeated", lineno)
 
     def _git(self, git: dict[str, Any]) -> None:
         branch = text_of(git.get("branch"))
@@ -120,7 +138,7 @@ class RolloutBuilder(ItemHandling, NoticeHandling):
         if repo:
             self.repos.setdefault(repo)
 
-    def _turn_context(self, payload: dict[str, Any]) -> None:
+    def _turn_context(self, lineno: int, payload: dict[str, Any]) -> None:
         model = text_of(payload.get("model"))
         if model:
             self.model = model
@@ -136,7 +154,7 @@ class RolloutBuilder(ItemHandling, NoticeHandling):
             for key in ("user_instructions", "developer_instructions"):
                 if isinstance(payload.get(key), str) and payload[key].strip():
                     self.meta[key] = payload[key]
-        self.skipped["turn_context (model and policies, restated every turn; the model is shown on each response)"] += 1
+        self.skip("turn_context (model and policies, restated every turn; the model is shown on each response)", lineno)
 
     def _compacted(self, lineno: int, ts: Any, p: dict[str, Any]) -> None:
         history = p.get("replacement_history")

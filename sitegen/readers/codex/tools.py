@@ -1,7 +1,15 @@
-"""What a Codex tool call is: its category and the command, path, diff or text to show for it."""
+"""What a Codex tool call is: its category and the command, path, diff or text to show for it.
+
+Codex 0.14x's "code mode" runs most tools from one ``exec`` custom tool whose
+input is a JavaScript snippet (``await tools.exec_command({cmd: "…"})``,
+``tools.apply_patch("*** Begin Patch…")``): the commands and patches in its
+string literals are read out, so such a call shows its command line or its
+diff like any other (the snippet stays the call's input).
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -10,6 +18,7 @@ from sitegen.readers._util import text_of
 from sitegen.readers.base import as_text
 from sitegen.readers.codex.patch import patch_in, patch_to_diff
 from sitegen.readers.codex.shell import command_line
+from sitegen.readers.safejson import loads
 from sitegen.readers.tools import tool_category
 
 # Codex's own tool names; every other name is looked up in the shared table (readers.tools).
@@ -23,6 +32,12 @@ _OWN_CATEGORIES: Mapping[str, ToolCategory] = {
 }
 _SHELL_TOOLS = ("shell", "container.exec", "local_shell", "shell_command", "exec_command")
 _PATH_TOOLS = ("view_image", "read_file", "list_dir", "grep_files")
+# Code mode: the tools a snippet calls, and its string literals ("…", '…' or `…`).
+_CODE_TOOL = re.compile(r"\btools\.(\w+)\s*\(")
+_JS_STRING = r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`"""
+_LITERAL = re.compile(_JS_STRING)
+_CMD = re.compile(r"\bcmd\"?\s*:\s*(" + _JS_STRING + ")")
+_CODE_SHELL = {"exec_command", "write_stdin"}
 
 
 def tool_fields(name: str, args: Any) -> dict[str, Any]:
@@ -31,6 +46,8 @@ def tool_fields(name: str, args: Any) -> dict[str, Any]:
     fields: dict[str, Any] = {"category": tool_category(name, _OWN_CATEGORIES)}
     if isinstance(args, str) and key == "apply_patch":
         args = {"input": args}
+    if isinstance(args, str) and key == "exec":
+        return _code_mode_fields(args) or fields
     if not isinstance(args, dict):
         return fields
     if key in _SHELL_TOOLS:
@@ -80,3 +97,44 @@ def _plan_markdown(args: dict[str, Any]) -> str:
             note = " *(in progress)*" if status == "in_progress" else ""
             lines.append(f"- [{'x' if status == 'completed' else ' '}] {as_text(step.get('step'))}{note}")
     return "\n".join(lines).strip()
+
+
+def _code_mode_fields(source: str) -> dict[str, Any]:
+    """Category, command lines and diff of a code-mode snippet; empty when it calls no known tool."""
+    used = set(_CODE_TOOL.findall(source))
+    if not used:
+        return {}
+    fields: dict[str, Any] = {"category": ToolCategory.OTHER}
+    commands = [c for c in (_js_string(m.group(1)) for m in _CMD.finditer(source)) if c]
+    if commands:
+        fields["command"] = "\n".join(commands)
+    diffs: list[str] = []
+    paths: list[str] = []
+    for literal in _LITERAL.finditer(source) if "apply_patch" in used else ():
+        text = _js_string(literal.group())
+        patch = patch_in(text) if text and "*** Begin Patch" in text else None
+        diff, touched = patch_to_diff(patch) if patch else (None, [])
+        if diff:
+            diffs.append(diff)
+            paths.extend(p for p in touched if p not in paths)
+    if diffs:
+        fields.update(diff="\n".join(diffs), path=", ".join(paths))
+    if used <= _CODE_SHELL:
+        fields["category"] = ToolCategory.SHELL
+    elif used == {"apply_patch"} and diffs:
+        fields["category"] = ToolCategory.EDIT
+    return fields
+
+
+def _js_string(literal: str) -> str | None:
+    """The value of a JavaScript string literal (None when it cannot be read safely)."""
+    body = literal[1:-1]
+    if literal.startswith("`"):
+        return None if "${" in body else re.sub(r"\\(.)", r"\1", body)
+    if literal.startswith("'"):
+        body = re.sub(r'(?<!\\)"', '\\"', body)
+    try:
+        value = loads('"' + body.replace("\\'", "'") + '"')
+    except ValueError:
+        return None
+    return value if isinstance(value, str) else None
