@@ -11,7 +11,7 @@ from helpers import FIXTURES, build_site, parse_html
 
 from sitegen.model import Event, Kind, Problems, Session, SourceRef
 from sitegen.readers import Claim, group_copies, registry
-from sitegen.readers.merge import merge_copies, merge_sessions
+from sitegen.readers.merge import distinct_ids, merge_copies, merge_sessions
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -68,7 +68,7 @@ def test_a_sub_agent_still_running_in_one_snapshot_keeps_its_fuller_transcript()
 
 def test_files_that_share_an_id_but_differ_are_both_kept_and_a_problem_says_so() -> None:
     one = _session("a/x.jsonl", [_event(1, "first words"), _event(2)])
-    other = _session("b/x.jsonl", [_event(1, "other words"), _event(2)])
+    other = _session("b/x.jsonl", [_event(1, "other words"), _event(2, "other words")])
     problems = Problems()
     kept = merge_copies([[one], [other]], problems)
     assert [s.id for s in kept][0] == "fmt-one"
@@ -120,3 +120,20 @@ def test_two_files_with_one_session_id_and_different_content_are_both_published(
     texts = " ".join(parse_html(p).get_text(" ") for p in pages.values())
     assert "A different first prompt in the second file." in texts
     assert "Delete the old build folder" in texts
+
+
+def test_slices_of_one_session_with_nothing_in_common_are_joined_in_time_order() -> None:
+    first = _session("a", [_event(1), _event(2)])
+    second = _session("b", [_event(3), _event(4)])
+    joined = merge_sessions(second, first)
+    assert joined is not None and [e.id for e in joined.events] == ["e1", "e2", "e3", "e4"]
+
+
+def test_sessions_with_nothing_in_common_whose_times_overlap_conflict() -> None:
+    assert merge_sessions(_session("a", [_event(1), _event(3)]), _session("b", [_event(2), _event(4)])) is None
+
+
+def test_one_file_giving_one_id_twice_keeps_both_under_distinct_ids() -> None:
+    problems = Problems()
+    sessions = list(distinct_ids([_session("a", [_event(1)]), _session("a", [_event(2)])], problems))
+    assert len({s.id for s in sessions}) == 2 and len(problems) == 1 and "given twice" in str(problems.items[0])

@@ -214,20 +214,14 @@ class _Run:
     def _take_result(
         self, claim: Claim, result: SourceResult, writer: SiteWriter, aggregates: _Aggregates
     ) -> SourceRecord:
-        copies = [s for s in result.sessions if s.id in self.owners and self._same_as_owner(s)]
-        for s in copies:
-            discard(s.pages)
-            discard(s.extra)
-            self.problems.add(
-                s.source, s.line, f"session {s.id} is an identical copy of {self.owners[s.id]}; skipped", "render"
-            )
-        result.sessions = [s for s in result.sessions if s not in copies]
+        self._drop_copies(result)
         clashes = [s.id for s in result.sessions if s.id in self.owners]
-        if clashes and not result.renamed:
+        if clashes:
             for s in result.sessions:
                 discard(s.pages)
                 discard(s.extra)
             result = self._render_here(result.key, claim, writer, self._copy_ids(clashes, claim))
+            self._drop_copies(result, quiet=True)
         record = _record(claim, result, self.cache_dir, self.names)
         self.problems.items.extend(result.problems)
         self.report.redactions.update(result.redactions)
@@ -238,6 +232,18 @@ class _Run:
                     writer.write_file(url, path)
                 self._feed(s, claim, aggregates, items[s.id])
         return record
+
+    def _drop_copies(self, result: SourceResult, quiet: bool = False) -> None:
+        """Leave out sessions identical to one another source published (a copied file)."""
+        copies = [s for s in result.sessions if s.id in self.owners and self._same_as_owner(s)]
+        for s in copies:
+            discard(s.pages)
+            discard(s.extra)
+            if not quiet:
+                self.problems.add(
+                    s.source, s.line, f"session {s.id} is an identical copy of {self.owners[s.id]}; skipped", "render"
+                )
+        result.sessions = [s for s in result.sessions if s not in copies]
 
     def _same_as_owner(self, s: RenderedSession) -> bool:
         """The session another source published under this id, word for word (a copied file)."""
@@ -253,7 +259,6 @@ class _Run:
             key, claim.reader.name, claim.path, self.problems.root, claim.group, tuple((renames or {}).items())
         )
         result = worker.run(task)
-        result.renamed = True
         return result
 
     def _copy_ids(self, clashes: list[str], claim: Claim) -> dict[str, str]:

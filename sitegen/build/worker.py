@@ -66,7 +66,6 @@ class SourceResult:
     sessions: list[RenderedSession] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     redactions: Counter = field(default_factory=Counter)
-    renamed: bool = False  # rendered again with the ids another source had taken renamed
 
 
 Spooled = list[tuple[str, Path]]  # (url, file rendered in the spool folder)

@@ -17,7 +17,7 @@ from typing import Any
 from sitegen.model import Problems, Session
 from sitegen.readers.files import decode_bytes
 from sitegen.readers.finish import with_sound_fields, without_surrogates
-from sitegen.readers.merge import merge_copies
+from sitegen.readers.merge import distinct_ids, merge_copies
 from sitegen.readers.safejson import as_text as as_text  # readers import it from here
 from sitegen.readers.safejson import loads, scrub_text
 
@@ -166,7 +166,7 @@ class Reader:
         """``read`` for files discovery grouped by ``session_key`` (one path, usually): the
         sessions of several files with one id are merged event by event (``merge``)."""
         if len(paths) == 1:
-            yield from self.read(paths[0], problems)
+            yield from distinct_ids(self.read(paths[0], problems), problems)
             return
         yield from merge_copies([list(self.read(p, problems)) for p in paths], problems)
 

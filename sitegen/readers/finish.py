@@ -61,10 +61,10 @@ def _repaired(value: Any) -> Any:
 
     Recursive: values are as deep as safejson allows plus sub-agent nesting, far from the limit.
     """
+    if not _tainted(value):
+        return value  # untouched: an enum member (``Kind``, a ``str``) stays one
     if isinstance(value, str):
         return _LONE_SURROGATE.sub("\ufffd", value)
-    if not _tainted(value):
-        return value
     if isinstance(value, dict):
         return {_repaired(k): _repaired(v) for k, v in value.items()}
     if isinstance(value, list):

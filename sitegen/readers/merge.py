@@ -13,7 +13,7 @@ a new id) and a problem says so.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -45,18 +45,47 @@ def merge_copies(reads: Sequence[Sequence[Session]], problems: Problems) -> list
     return [*merged.values(), *kept]
 
 
+def distinct_ids(sessions: Iterable[Session], problems: Problems) -> Iterator[Session]:
+    """The sessions of one file as they stream, a second session with an id already given
+    (a damaged or hand-edited file) under a new id, with a problem, so no page is overwritten."""
+    seen: set[str] = set()
+    for session in sessions:
+        if session.id in seen:
+            new_id = copy_id(session.id, f"{session.source.path}#{len(seen)}", seen)
+            problems.add(
+                session.source.path,
+                session.source.line,
+                f"session id {session.id} given twice in this file; the second is kept as {new_id}",
+            )
+            session = replace(session, id=new_id)
+        seen.add(session.id)
+        yield session
+
+
 def merge_sessions(first: Session, second: Session) -> Session | None:
     """One session holding every event of both, or None when they truly conflict."""
     a, b = first.events, second.events
     shared = {e.id for e in a} & {e.id for e in b}
     if not shared and a and b:
-        return None
+        return _joined(first, second)
     mine = {e.id: e for e in a}
     if any(not _same_record(mine[e.id], e) for e in b if e.id in shared):
         return None
     fuller, other = (second, first) if len(b) > len(a) else (first, second)
     events = _union(fuller.events, other.events)
     return _combined(fuller, other, events)
+
+
+def _joined(first: Session, second: Session) -> Session | None:
+    """Slices of one session with no record in common (a checkpointing tool that keeps
+    each stretch of a session apart): one after the other, when their times do not overlap."""
+    if not (first.started and first.ended and second.started and second.ended):
+        return None
+    if first.ended <= second.started:
+        return _combined(first, second, first.events + second.events)
+    if second.ended <= first.started:
+        return _combined(second, first, second.events + first.events)
+    return None
 
 
 def _same_record(x: Event, y: Event) -> bool:

@@ -55,13 +55,23 @@ def _block_specs(
     specs: Specs = []
     for index, block in enumerate(content):
         spec = _block_spec(block, model)
-        if spec is not None:
+        if spec is None:
+            t.skip(_EMPTY.get(block.get("type"), "empty content block"), lineno)
+        else:
             if meta:
                 spec["meta"] = {**meta, **spec.get("meta", {})}
             if is_error and spec["kind"] == Kind.ASSISTANT:
                 spec["is_error"] = True
             specs.append((index, spec))
     return specs
+
+
+# Why an empty block is left out (Claude Code 2.1.x keeps only a signature of the model's
+# reasoning: the thinking block is there, its text is not).
+_EMPTY = {
+    "thinking": "thinking block with no text (the reasoning was not recorded)",
+    "text": "empty text block",
+}
 
 
 def _note_calls(t: Transcript, first_new: int) -> None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from sitegen.model import Block, Kind, Usage
+from sitegen.model import Block, Kind, Usage, user_words
 from sitegen.readers._util import obj, shorten
 from sitegen.readers._util import text_of as _str
 from sitegen.readers._util import to_int as _int
@@ -94,7 +95,26 @@ def _tagged(text: str, name: str, label: str) -> Classified:
     if name in OUTPUT_TAGS:
         parts = [strip_ansi(_inner(text, t) or "").strip() for t in OUTPUT_TAGS if f"<{t}>" in text]
         return Kind.SYSTEM, label, "\n".join(p for p in parts if p), {}
-    return Kind.SYSTEM, label, (_inner(text, name) or text).strip(), {}
+    inner = (_inner(text, name) or text).strip()
+    if name == "task-notification":
+        return Kind.SYSTEM, label, _fields(inner), {}
+    return Kind.SYSTEM, label, inner, {}
+
+
+_FIELD = re.compile(r"<([a-z][a-z0-9_-]{0,40})>(.*?)</\1>", re.S)
+
+
+def _fields(text: str) -> str:
+    """A notification made of ``<field>value</field>`` parts, as one line per field (the
+    summary first, a long result as its own paragraph); text that is not such parts stays."""
+    found = {m.group(1): m.group(2).strip() for m in _FIELD.finditer(text)}
+    if not found:
+        return text
+    lines = [found.pop("summary")] if found.get("summary") else []
+    result = found.pop("result", "")
+    lines += [f"- {key.replace('-', ' ')}: `{value}`" for key, value in found.items() if value and "\n" not in value]
+    paragraphs = ["\n".join(lines), *(value for value in found.values() if "\n" in value), result]
+    return "\n\n".join(p for p in paragraphs if p)
 
 
 def classify_user_text(text: str) -> Classified:
@@ -110,9 +130,11 @@ def classify_user_text(text: str) -> Classified:
 
 
 def title_from_prompt(kind: Kind, text: str, meta: dict[str, Any]) -> str | None:
-    """A session title from the first prompt (or the first slash command with arguments)."""
-    if kind == Kind.USER and text.strip():
-        return shorten(text)
+    """A session title from the first prompt in the user's own words (IDE and command context
+    stripped), or from the first slash command with arguments."""
+    if kind == Kind.USER:
+        words = user_words(text)
+        return shorten(words) if words else None
     if meta.get("command_args"):
         return shorten(f"{meta['command']} {meta['command_args']}")
     return None

@@ -1,4 +1,8 @@
-"""Where a session's files are: the main ``<sid>.jsonl`` and its ``<sid>/subagents/agent-<id>.jsonl`` companions."""
+"""Where a session's files are: the main ``<sid>.jsonl`` and its sub-agent files.
+
+Claude Code 2.1.x nests sub-agents in ``<sid>/subagents/agent-<id>.jsonl`` (this
+module); 2.0.x writes them beside the main file (``flat``).
+"""
 
 from __future__ import annotations
 
@@ -52,15 +56,13 @@ def agent_files(main: Path) -> list[Path]:
         return []
 
 
-def companion_files(path: Path) -> list[Path]:
-    """Every file a read of ``path`` consumes besides ``path`` itself."""
-    if main_file_of_agent(path) is not None:
-        meta = agent_meta_path(path)
-        return [meta] if meta.is_file() else []
+def nested_files(path: Path) -> list[Path]:
+    """Every file under a main file's ``<sid>/subagents/`` folder."""
+    nested: list[Path] = []
     folder = subagents_folder(path)
-    if not folder.is_dir():
-        return []
-    try:
-        return sorted(p for p in folder.rglob("*") if p.is_file())
-    except OSError:
-        return []
+    if folder.is_dir():
+        try:
+            nested = sorted(p for p in folder.rglob("*") if p.is_file())
+        except OSError:
+            nested = []
+    return nested

@@ -7,9 +7,17 @@ from pathlib import Path
 
 from sitegen.model import Problems, Session
 from sitegen.readers.base import Reader, Sniff
-from sitegen.readers.claude_code.layout import companion_files, main_file_of_agent
-from sitegen.readers.claude_code.session import read_main, read_standalone_agent
-from sitegen.readers.claude_code.vocabulary import NAME
+from sitegen.readers.claude_code.flat import (
+    flat_agents_of_main,
+    flat_session,
+    flat_sidechains,
+    group_members,
+    leads_sidechains,
+    main_of,
+)
+from sitegen.readers.claude_code.layout import agent_meta_path, main_file_of_agent, nested_files
+from sitegen.readers.claude_code.session import read_flat_group, read_main, read_standalone_agent
+from sitegen.readers.claude_code.vocabulary import NAME, UUID_LIKE
 
 _SNIFF_LINES = 400
 
@@ -25,15 +33,53 @@ class ClaudeCodeReader(Reader):
         main = main_file_of_agent(path)
         if main is not None and main.is_file():
             return False  # read as a companion of its parent session
+        sid = flat_session(path, sniffed.raw()) if main is None else None
+        if sid is not None:
+            # A flat sidechain: its session's group (main file and sidechains) is read by its first file.
+            members = group_members(path.parent, sid)
+            return bool(members) and members[0] == path
         verdict = _judge_records(sniffed)
-        return verdict if verdict is not None else _has_claude_code_opening(sniffed)
+        if verdict is None:
+            verdict = _has_claude_code_opening(sniffed) or leads_sidechains(path)
+        return verdict
 
     def companions(self, path: Path) -> list[Path]:
-        return companion_files(path)
+        """A main file's sub-agent files (nested and flat); for the leading file of a flat group,
+        the group's other files; for a nested sub-agent read alone, its ``.meta.json``."""
+        if main_file_of_agent(path) is not None:
+            meta = agent_meta_path(path)
+            return [meta] if meta.is_file() else []
+        sid = flat_session(path)
+        if sid is None:
+            return nested_files(path) + flat_agents_of_main(path)
+        main = main_of(path.parent, sid)
+        others = [p for p in group_members(path.parent, sid) if p != path]
+        return others + (nested_files(main) if main is not None else [])
+
+    def session_key(self, sniffed: Sniff) -> str | None:
+        """A main file's session id (its name, or its records' ``sessionId``): snapshots of one
+        session (a checkpointing tool's copies) share it. A flat sidechain gives its session's
+        id (the group's leading file reads that session); a nested sub-agent file has none."""
+        path = sniffed.path
+        if path.suffix.lower() != ".jsonl" or main_file_of_agent(path) is not None:
+            return None
+        sid = flat_session(path, sniffed.raw())
+        if sid is not None:
+            return sid  # the leading file of a flat group reads its session
+        if UUID_LIKE.match(path.stem):
+            return path.stem
+        for record in sniffed.json_lines(_SNIFF_LINES):
+            sid = record.get("sessionId")
+            if isinstance(sid, str) and sid and record.get("isSidechain") is not True:
+                return sid
+        return None
 
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
         if main_file_of_agent(path) is not None:
             session = read_standalone_agent(path, problems)
+        elif (sid := flat_session(path)) is not None:
+            main = main_of(path.parent, sid)
+            session = read_main(main, problems) if main else read_flat_group(flat_sidechains(path), problems)
         else:
             session = read_main(path, problems)
         if session is not None:

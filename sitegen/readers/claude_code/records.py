@@ -1,9 +1,11 @@
 """One record at a time: route each JSONL record to its handler, and the bookkeeping records.
 
-``progress``, ``file-history-snapshot`` and ``queue-operation`` records are only
-counted (``Session.skipped``), except ``agent_progress`` records whose embedded
-messages rebuild a sub-agent that has no file of its own. Title records
+``progress``, ``file-history-snapshot``, ``queue-operation`` and the other bookkeeping
+records are only counted (``Session.skipped``), except ``agent_progress`` records whose
+embedded messages rebuild a sub-agent that has no file of its own. Title records
 (``summary``, ``custom-title``, ``ai-title``…) feed the session title and details.
+Every record gets a fate in the fidelity ledger: one its handler gave nothing to show
+is counted here, with its type, rather than vanishing.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from sitegen.readers._util import obj, shown
 from sitegen.readers._util import text_of as _str
 from sitegen.readers.base import parse_time
 from sitegen.readers.claude_code.assistant import read_assistant
+from sitegen.readers.claude_code.attachments import read_attachment
+from sitegen.readers.claude_code.queue import read_queue_operation, settle
 from sitegen.readers.claude_code.state import Transcript, unknown_spec
 from sitegen.readers.claude_code.system import read_system
 from sitegen.readers.claude_code.user import read_user
@@ -27,6 +31,7 @@ def read_stream(transcript: Transcript, records: Iterable[tuple[int, dict[str, A
     """Feed every (line, record) to the transcript and finish it."""
     for lineno, rec in records:
         feed(transcript, lineno, rec)
+    settle(transcript)
     transcript.finish()
     return transcript
 
@@ -38,6 +43,7 @@ def feed(t: Transcript, lineno: int, rec: dict[str, Any]) -> None:
     ts = parse_time(rec.get("timestamp"))
     t.note_time(ts)
     t.note_envelope(rec)
+    fates = t.fates
     try:
         _dispatch(t, lineno, rec, kind, ts)
     except Exception as exc:  # never let one odd record stop the file
@@ -45,6 +51,8 @@ def feed(t: Transcript, lineno: int, rec: dict[str, Any]) -> None:
             t.path, lineno, f"could not interpret {shown(kind)} record ({type(exc).__name__}: {exc}); shown as raw JSON"
         )
         t.emit_one(lineno, rec, ts, unknown_spec(f"unreadable {shown(kind)} record", rec))
+    if t.fates == fates:
+        t.skip(f"{kind[:40] if isinstance(kind, str) else 'untyped'} record with nothing to show", lineno)
 
 
 def _dispatch(t: Transcript, lineno: int, rec: dict[str, Any], kind: Any, ts: datetime | None) -> None:
@@ -54,12 +62,16 @@ def _dispatch(t: Transcript, lineno: int, rec: dict[str, Any], kind: Any, ts: da
         read_user(t, lineno, rec, ts)
     elif kind == "system":
         read_system(t, lineno, rec, ts)
+    elif kind == "attachment":
+        read_attachment(t, lineno, rec, ts)
     elif kind == "progress":
         _read_progress(t, lineno, rec)
+    elif kind == "queue-operation":
+        read_queue_operation(t, lineno, rec, ts)
     elif isinstance(kind, str) and kind in SKIP_TYPES:
-        t.skipped[SKIP_TYPES[kind]] += 1
+        t.skip(SKIP_TYPES[kind], lineno)
     elif isinstance(kind, str) and kind in META_TYPES:
-        _read_metadata(t, kind, rec)
+        _read_metadata(t, lineno, kind, rec)
     elif kind == "pr-link":
         _read_pr_link(t, lineno, rec, ts)
     else:
@@ -73,7 +85,7 @@ def _read_progress(t: Transcript, lineno: int, rec: dict[str, Any]) -> None:
     if dtype == "agent_progress" and _keep_agent_message(t, lineno, rec, data):
         return  # shown as the rebuilt sub-agent
     reason = SKIP_PROGRESS.get(dtype) if isinstance(dtype, str) else None
-    t.skipped[reason or f"progress record ({dtype or 'no type'})"] += 1
+    t.skip(reason or f"progress record ({shown(dtype) if dtype else 'no type'})", lineno)
 
 
 def _keep_agent_message(t: Transcript, lineno: int, rec: dict[str, Any], data: dict[str, Any]) -> bool:
@@ -94,14 +106,17 @@ def _keep_agent_message(t: Transcript, lineno: int, rec: dict[str, Any], data: d
     ):
         return False
     key = f"{agent_id}:{message.get('uuid')}" if message.get("uuid") else None
-    if key is None or key not in t.progress_seen:
-        if key:
-            t.progress_seen.add(key)
-        t.progress.setdefault(agent_id, []).append((lineno, message))
+    if key is not None and key in t.progress_seen:
+        t.merge(lineno, "progress record (a repeat of a sub-agent message shown once)")
+        return True
+    if key:
+        t.progress_seen.add(key)
+    t.progress.setdefault(agent_id, []).append((lineno, message))
+    t.pending()  # the rebuilt sub-agent gives it its fate
     return True
 
 
-def _read_metadata(t: Transcript, kind: str, rec: dict[str, Any]) -> None:
+def _read_metadata(t: Transcript, lineno: int, kind: str, rec: dict[str, Any]) -> None:
     """Title, agent name and permission mode records: facts about the session, not events."""
     field_name = TITLE_FIELDS.get(kind)
     value = _str(rec.get(field_name)) if field_name else None
@@ -115,7 +130,7 @@ def _read_metadata(t: Transcript, kind: str, rec: dict[str, Any]) -> None:
         mode = _str(rec.get("mode")) or _str(rec.get("permissionMode"))
         if mode:
             t.meta["mode"] = mode
-    t.skipped[f"{kind} record (used for the session title and details)"] += 1
+    t.skip(f"{kind} record (used for the session title and details)", lineno)
 
 
 def _read_pr_link(t: Transcript, lineno: int, rec: dict[str, Any], ts: datetime | None) -> None:
@@ -125,7 +140,7 @@ def _read_pr_link(t: Transcript, lineno: int, rec: dict[str, Any], ts: datetime 
     repo = _str(rec.get("prRepository")) or _str(rec.get("repository"))
     key = url or f"{repo}#{number}"
     if key in t.pull_requests:
-        t.skipped["pr-link record (repeated link to the same pull request)"] += 1
+        t.skip("pr-link record (repeated link to the same pull request)", lineno)
         return
     t.pull_requests.setdefault(key)
     if repo:

@@ -1,46 +1,118 @@
-"""Sessions: a main file with its sub-agents, or a sub-agent file whose parent file is missing."""
+"""Sessions: a main file with its sub-agents (nested or flat), the flat sidechains of a session
+whose main file is missing, or a nested sub-agent file whose parent file is missing."""
 
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from sitegen.model import Event, GitRefs, Problems, Session, SourceRef, make_session_id
+from sitegen.readers import ledger
 from sitegen.readers._util import Ids, project_of
 from sitegen.readers._util import text_of as _str
 from sitegen.readers.claude_code.compaction import COMPACTION_AGENT_TITLE, is_compaction_agent
-from sitegen.readers.claude_code.layout import agent_files, agent_id_from_name, agent_meta_path
+from sitegen.readers.claude_code.flat import agent_id_of, flat_agents_of_main, flat_session
+from sitegen.readers.claude_code.layout import agent_files, agent_id_from_name, agent_meta_path, nested_files
 from sitegen.readers.claude_code.records import read_stream
 from sitegen.readers.claude_code.state import Transcript
-from sitegen.readers.claude_code.subagents import assemble, read_agent_files, rebuild_from_progress
-from sitegen.readers.claude_code.vocabulary import AGENT, ENCODED_PATH_CHAR, NAME, UUID_LIKE
+from sitegen.readers.claude_code.subagents import (
+    SIDECAR_SHOWN,
+    SIDECAR_UNREAD,
+    SubAgent,
+    assemble,
+    read_agent_files,
+    rebuild_from_progress,
+)
+from sitegen.readers.claude_code.vocabulary import AGENT, ENCODED_PATH_CHAR, NAME, UUID_LIKE, WARMUP_PROMPT
 from sitegen.readers.files import iter_jsonl, load_json
 
 _NOTHING_FOUND = "no Claude Code conversation events found; skipped"
+_JOURNAL = "workflow journal record (each agent's run is shown from its own transcript)"
+_NEVER = datetime.max.replace(tzinfo=UTC)  # sorts a sub-agent without stamps last
 
 
 def read_main(path: Path, problems: Problems) -> Session | None:
-    """A main session file, every sub-agent nested under the call that spawned it."""
+    """A main session file, every sub-agent (nested or flat beside it) under the call that spawned it."""
     ids = Ids()
-    files = agent_files(path)
-    file_ids = {agent_id_from_name(p) for p in files}
+    files = agent_files(path) + flat_agents_of_main(path)
+    file_ids = {agent_id_of(p) for p in files}
     main = read_stream(Transcript(path, problems, ids, agent_files=file_ids), iter_jsonl(path, problems))
     if not main.events and not files and not main.progress:
         if main.records:
             problems.add(path, None, _NOTHING_FOUND)
         return None
-    agents = read_agent_files(path, files, file_ids, problems, ids)
-    rebuild_from_progress(main, agents, file_ids, problems, ids)
-    events = assemble(main, agents, ids)
     raw_id = path.stem if UUID_LIKE.match(path.stem) else next(iter(main.session_ids), path.stem)
+    return _with_agents(path, raw_id, main, files, file_ids, ids)
+
+
+def read_flat_group(files: list[Path], problems: Problems) -> Session | None:
+    """The flat sidechains of one session whose main file is missing: one session of that id,
+    each sidechain a sub-agent of it (the first file named stands for the session)."""
+    ids = Ids()
+    primary = files[0]
+    file_ids = {agent_id_of(p) for p in files}
+    main = Transcript(primary, problems, ids, agent_files=file_ids)
+    raw_id = flat_session(primary) or primary.stem
+    return _with_agents(primary, raw_id, main, files, file_ids, ids)
+
+
+def _with_agents(
+    path: Path, raw_id: str, main: Transcript, files: list[Path], file_ids: set[str], ids: Ids
+) -> Session | None:
+    """The session of a main transcript (possibly empty) and its sub-agent files."""
+    agents = read_agent_files(path, files, file_ids, main.problems, ids)
+    rebuild_from_progress(main, agents, file_ids, main.problems, ids)
+    _count_journals(main, nested_files(main.path))
+    everything = [main] + [a.transcript for a in agents]
+    if not any(t.events for t in everything):
+        if any(t.records for t in everything):
+            main.problems.add(path, None, _NOTHING_FOUND)
+        return None
+    events = assemble(main, agents, ids)
+    if not main.events:
+        _borrow_envelope(main, [a.transcript for a in agents])
     meta = session_meta(main, raw_id)
     if agents:
         meta["subagents"] = len(agents)
+    if not main.records:
+        meta["main_file"] = "empty" if main.path.name.endswith(f"{raw_id}.jsonl") else "missing"
     cwd = launch_cwd(main.cwds, path.parent.name)
-    everything = [main] + [a.transcript for a in agents]
-    return _session(path, raw_id, main=main, events=events, title=main.title, cwd=cwd, meta=meta, everything=everything)
+    title = main.title or _agents_title(agents, raw_id)
+    return _session(path, raw_id, main=main, events=events, title=title, cwd=cwd, meta=meta, everything=everything)
+
+
+def _count_journals(main: Transcript, nested: list[Path]) -> None:
+    """A workflow's ``journal.jsonl`` under ``subagents/`` logs when each of its agents started and
+    what it returned: bookkeeping beside the agents' own transcripts, which are shown."""
+    for path in nested:
+        if path.suffix == ".jsonl" and not path.name.startswith("agent-"):
+            for lineno, _ in iter_jsonl(path, main.problems):
+                main.skipped[_JOURNAL] += 1
+                ledger.not_shown(path, lineno, _JOURNAL)
+
+
+def _borrow_envelope(main: Transcript, agents: list[Transcript]) -> None:
+    """A session known only from its sub-agents takes its cwd, branch and version from theirs."""
+    for agent in sorted(agents, key=lambda a: a.started or _NEVER):
+        for mine, theirs in (
+            (main.cwds, agent.cwds),
+            (main.branches, agent.branches),
+            (main.versions, agent.versions),
+            (main.session_ids, agent.session_ids),
+        ):
+            for value in theirs:
+                mine.setdefault(value)
+        main.slug = main.slug or agent.slug
+
+
+def _agents_title(agents: list[SubAgent], raw_id: str) -> str | None:
+    """A session with no prompt of its own: titled by its first sub-agent's task (a warmup says nothing)."""
+    for agent in sorted((a.transcript for a in agents), key=lambda a: a.started or _NEVER):
+        if agent.prompt_title and agent.first_prompt != WARMUP_PROMPT:
+            return f"Sub-agent: {agent.prompt_title}"
+    return f"Sub-agents of session {raw_id[:8]}" if agents else None
 
 
 def read_standalone_agent(path: Path, problems: Problems) -> Session | None:
@@ -62,8 +134,13 @@ def read_standalone_agent(path: Path, problems: Problems) -> Session | None:
     sidecar_path = agent_meta_path(path)
     if sidecar_path.is_file():
         sidecar = load_json(sidecar_path, problems)
-        if isinstance(sidecar, dict) and _str(sidecar.get("agentType")):
-            meta["agent_type"] = sidecar["agentType"]
+        if isinstance(sidecar, dict):
+            ledger.merged(sidecar_path, 1, SIDECAR_SHOWN)
+            if _str(sidecar.get("agentType")):
+                meta["agent_type"] = sidecar["agentType"]
+        else:
+            t.skipped[SIDECAR_UNREAD] += 1
+            ledger.not_shown(sidecar_path, 1, SIDECAR_UNREAD)
     if is_compaction_agent(aid):
         title = COMPACTION_AGENT_TITLE
     else:

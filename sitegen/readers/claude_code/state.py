@@ -7,6 +7,9 @@ A stream is a main file, a sub-agent file, or a sub-agent rebuilt from the
 
 from __future__ import annotations
 
+import hashlib
+import json
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
@@ -15,6 +18,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from sitegen.model import Event, Kind, Problems, Usage
+from sitegen.readers import ledger
 from sitegen.readers._util import Ids, shorten
 from sitegen.readers.claude_code.vocabulary import TITLE_PREFERENCE
 
@@ -35,6 +39,16 @@ class Call(NamedTuple):
 def unknown_spec(title: str, raw: Any) -> EventSpec:
     """An UNKNOWN event that shows the record as JSON."""
     return {"kind": Kind.UNKNOWN, "title": title, "raw": raw}
+
+
+def content_id(rec: dict[str, Any]) -> str:
+    """An id for a record without a uuid, from what it holds."""
+    try:
+        data = json.dumps(rec, sort_keys=True, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        data = repr(rec)
+    digest = hashlib.sha1(data.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return f"{rec.get('type') if isinstance(rec.get('type'), str) else 'record'}-{digest}"
 
 
 class Transcript:
@@ -68,6 +82,8 @@ class Transcript:
         self.progress: dict[str, list[tuple[int, dict[str, Any]]]] = {}  # agent id -> embedded messages
         self.progress_seen: set[str] = set()  # "<agent id>:<message uuid>" already kept
         self.skipped: Counter[str] = Counter()
+        self.fates = 0  # fates given so far (a record that got none is accounted for by ``records.feed``)
+        self.queue: list[Any] = []  # ``queue.Queued`` prompts typed while the agent worked, settled at the end
         # Insertion-ordered sets of what the records' envelopes said.
         self.models: dict[str, None] = {}
         self.session_ids: dict[str, None] = {}
@@ -113,12 +129,30 @@ class Transcript:
             if isinstance(value, str) and value and value != ignore:
                 into.setdefault(value)
 
+    def skip(self, reason: str, lineno: int | None) -> None:
+        """A record (or a part of one) left out on purpose: counted for the page, noted in the ledger."""
+        self.skipped[reason] += 1
+        self.fates += 1
+        ledger.not_shown(self.path, lineno, reason)
+
+    def merge(self, lineno: int | None, reason: str) -> None:
+        """A record whose content another event shows (a repeat, a notice folded into its call)."""
+        self.fates += 1
+        ledger.merged(self.path, lineno, reason)
+
+    def pending(self) -> None:
+        """The record's fate comes later (a sub-agent message rebuilt once every record is read)."""
+        self.fates += 1
+
     def emit(self, lineno: int, rec: dict[str, Any], ts: datetime | None, specs: Specs) -> None:
-        """Turn one record's event specs into events with stable, unique ids."""
+        """Turn one record's event specs into events with stable, unique ids (from the record's
+        uuid, else its content: never its position alone, so two snapshots of a log agree)."""
         if not specs:
             return
+        self.fates += 1
+        ledger.shown(self.path, lineno)
         uuid = rec.get("uuid")
-        base = uuid if isinstance(uuid, str) and uuid else f"line{lineno}"
+        base = uuid if isinstance(uuid, str) and uuid else content_id(rec)
         sidechain = bool(rec.get("isSidechain")) and not self.is_agent
         for index, spec in specs:
             event_id = self.ids.take(f"{self.prefix}{base}" if len(specs) == 1 else f"{self.prefix}{base}-{index}")
@@ -129,6 +163,33 @@ class Transcript:
 
     def emit_one(self, lineno: int, rec: dict[str, Any], ts: datetime | None, spec: EventSpec) -> None:
         self.emit(lineno, rec, ts, [(0, spec)])
+
+    def insert(self, items: list[tuple[int, Event]]) -> None:
+        """Put events in before the events now at the given positions, keeping every index
+        into ``events`` (calls, results, messages) pointing at the same event."""
+        if not items:
+            return
+        items = sorted(items, key=lambda item: item[0])
+        at = [position for position, _ in items]
+
+        def moved(index: int) -> int:
+            return index + bisect_right(at, index)
+
+        events: list[Event] = []
+        queue = iter(items)
+        upcoming = next(queue, None)
+        for index, event in enumerate(self.events):
+            while upcoming is not None and upcoming[0] <= index:
+                events.append(upcoming[1])
+                upcoming = next(queue, None)
+            events.append(event)
+        while upcoming is not None:
+            events.append(upcoming[1])
+            upcoming = next(queue, None)
+        self.events = events
+        self.calls = {k: call._replace(position=moved(call.position)) for k, call in self.calls.items()}
+        self.results = {k: moved(index) for k, index in self.results.items()}
+        self.messages = {k: (None if i is None else moved(i), u) for k, (i, u) in self.messages.items()}
 
     def finish(self) -> None:
         """Attach each message's usage (its last record's) to its last event."""

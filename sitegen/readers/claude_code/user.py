@@ -13,6 +13,7 @@ from sitegen.model import Block, Kind
 from sitegen.readers.base import as_text
 from sitegen.readers.claude_code.compaction import summary_spec
 from sitegen.readers.claude_code.content import classify_user_text, image_block, title_from_prompt
+from sitegen.readers.claude_code.queue import note_prompt
 from sitegen.readers.claude_code.state import EventSpec, Specs, Transcript, unknown_spec
 from sitegen.readers.claude_code.tools import result_spec
 
@@ -104,6 +105,7 @@ def user_text_spec(t: Transcript, rec: dict[str, Any], text: str) -> EventSpec:
             "text": clean,
             "meta": {**meta, "meta": True},
         }
+    note_prompt(t, text)
     if t.prompt_title is None:
         t.prompt_title = title_from_prompt(kind, clean, meta)
     if t.first_prompt is None and kind == Kind.USER and clean.strip():

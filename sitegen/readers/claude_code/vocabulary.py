@@ -12,6 +12,9 @@ AGENT = "claude-code"
 # Claude Code's own tool names; the names it shares with other agents are in readers.tools.
 OWN_TOOL_CATEGORIES = {"NotebookRead": ToolCategory.READ}
 TASK_TOOLS = {"Task", "Agent"}  # the calls that spawn a sub-agent
+# Claude Code 2.0.x sends this prompt to its sub-agent types when a session starts (to warm
+# the prompt cache): a sidechain no call spawned, which says nothing about the session.
+WARMUP_PROMPT = "Warmup"
 EDIT_TOOLS = {"Edit", "MultiEdit", "Write", "NotebookEdit"}
 
 # Progress records are bookkeeping: counted in Session.skipped under these reasons.
@@ -26,7 +29,10 @@ SKIP_PROGRESS = {
 }
 SKIP_TYPES = {
     "file-history-snapshot": "file-history-snapshot (editor backup bookkeeping)",
+    "file-history-delta": "file-history-delta (editor backup bookkeeping)",
     "queue-operation": "queue-operation (prompt queue bookkeeping)",
+    "atis-latch": "atis-latch (client state bookkeeping)",
+    "cost-state": "cost-state (cost tracking bookkeeping)",
 }
 # Records that describe the session rather than happen in it.
 META_TYPES = {
@@ -63,6 +69,7 @@ SYSTEM_TAGS = (
     ("<system-reminder>", "System reminder"),
     ("<user-prompt-submit-hook>", "Prompt hook output"),
     ("<task-notification>", "Background task notification"),
+    ("<agent-notification>", "Background agent notification"),
 )
 OUTPUT_TAGS = ("local-command-stdout", "local-command-stderr", "bash-stdout", "bash-stderr")
 
