@@ -322,7 +322,7 @@ def test_wrong_types_are_problems_not_exceptions(fixtures: Path) -> None:
 
     assert first.started == utc(2025, 5, 1, 8, 0) and first.ended == utc(2025, 5, 1, 8, 2)
     assert first.meta["account"] == "acct-as-a-string"
-    assert first.skipped == {"empty message (no text, content or files)": 1}
+    assert first.skipped == {"empty message (no text, content or files)": 1, "message that is not an object": 1}
     by_id = {e.id: e for e in first.events}
     assert json.loads(by_id["w-1"].text) == {"oops": True}
     assert by_id["w-2"].kind == Kind.SYSTEM and by_id["w-2"].text == "fine"

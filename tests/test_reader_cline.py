@@ -40,7 +40,7 @@ def test_reader_flags_detection_and_discovery(fixtures: Path) -> None:
     assert not READER.detect_path(task(fixtures, NATIVE) / "ui_messages.json")
     problems = Problems(fixtures)
     result = discover(fixtures / "cline", problems)
-    assert sorted(c.path.name for c in result.claims) == [PANEL_ONLY, XML, NATIVE]
+    assert sorted(c.path.name for c in result.claims) == [PANEL_ONLY, XML, NATIVE, "1769000000000"]
     assert not result.ignored and not problems.items
     native = next(c for c in result.claims if c.path.name == NATIVE)
     assert [p.name for p in native.companions] == [
@@ -102,8 +102,12 @@ def test_native_tool_calls(fixtures: Path) -> None:
     done = next(e for e in s.events if e.tool_name == "attempt_completion")
     assert done.text == "Added `--verbose` to cli.py." and done.tool_input is None  # prose shown as text
     assert done.usage.input_tokens == 1800
-    [feedback] = view.results_for(done)
-    assert "<feedback>" in feedback.text and "Also document it in the README" in feedback.text
+    [result] = view.results_for(done)
+    assert result.text.startswith("The user has provided feedback")
+    # the feedback the result quotes is the user's own turn
+    feedback = s.events[s.events.index(result) + 1]
+    assert feedback.kind == Kind.USER and feedback.text == "Also document it in the README"
+    assert feedback.meta == {"tag": "feedback"}
 
     last = s.events[-2]
     assert last.kind == Kind.ASSISTANT and last.usage.input_tokens == 1900 and last.timestamp == at(t0 + 23000)
@@ -155,10 +159,20 @@ def test_panel_only_task(fixtures: Path) -> None:
     problems = Problems()
     s = read_one(task(fixtures, PANEL_ONLY), problems)
     assert not problems.items
-    assert s.meta["rebuilt from"] == "ui_messages.json" and s.skipped == {"partial panel message": 1}
+    assert s.meta["rebuilt from"] == "ui_messages.json" and s.skipped == {}
     kinds = [e.kind for e in s.events]
-    assert kinds == [Kind.USER, Kind.THINKING, Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.ASSISTANT, Kind.UNKNOWN]
-    shell, output = s.events[2:4]
+    assert kinds == [
+        Kind.USER,
+        Kind.THINKING,
+        Kind.ASSISTANT,
+        Kind.TOOL_CALL,
+        Kind.TOOL_RESULT,
+        Kind.ASSISTANT,
+        Kind.UNKNOWN,
+    ]
+    # a message the panel never finished is the only copy of its text: shown as it stands
+    assert s.events[2].text == "Checking." and s.events[2].meta["partial"]
+    shell, output = s.events[3:5]
     assert shell.command == "python3 --version" and output.call_id == shell.call_id and output.text == "Python 3.12.1"
     assert s.events[1].usage.input_tokens == 400
     assert s.events[-1].raw["say"] == "quantum_state"

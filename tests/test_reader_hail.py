@@ -9,6 +9,7 @@ import pytest
 
 from sitegen.model import Block, Kind, Problems, ToolCategory, Usage
 from sitegen.readers.hail import KNOWN_BLOCK_TYPES, KNOWN_EVENT_TYPES, READER
+from sitegen.readers.ledger import Fate, keeping_ledger
 
 REPO = Path(__file__).resolve().parents[1]
 HAIL = Path(__file__).resolve().parent / "fixtures" / "hail"
@@ -31,15 +32,31 @@ def by_id(session):
     return {e.id: e for e in walk(session.events)}
 
 
-def event_lines(path: Path) -> int:
-    count = 0
-    for line in path.read_text(encoding="utf-8").splitlines():
+def event_line_numbers(path: Path) -> list[int]:
+    numbers = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         try:
             obj = json.loads(line)
         except ValueError:
             continue
-        count += isinstance(obj, dict) and obj.get("type") == "event"
-    return count
+        if isinstance(obj, dict) and obj.get("type") == "event":
+            numbers.append(number)
+    return numbers
+
+
+def event_lines(path: Path) -> int:
+    return len(event_line_numbers(path))
+
+
+def read_accounted(path: Path, problems: Problems):
+    """The session, and how many event lines it shows as events; every event line must have a fate
+    (token counts are folded into the response they count, or counted as not shown)."""
+    with keeping_ledger() as kept:
+        session = read_one(path, problems)
+    fates = {line: fate for (where, line), (fate, _) in kept.fates.items() if where == str(path)}
+    lines = event_line_numbers(path)
+    assert all(line in fates for line in lines), path.name
+    return session, sum(1 for line in lines if fates[line] == Fate.SHOWN)
 
 
 # -- reader contract ------------------------------------------------------------
@@ -134,8 +151,10 @@ def test_all_types_session_fields(all_types):
     assert session.meta["originator"] == "fixture"
     assert session.meta["hail.stats"]["event_count"] == 23
     assert session.source.format == "hail"
-    assert len(session.events) == 23 == event_lines(HAIL / "all-types.hail.jsonl")
-    assert [e.line for e in session.events] == list(range(2, 25))
+    # e23 repeats e22's token count: counted as not shown, not an empty event
+    assert len(session.events) + 1 == 23 == event_lines(HAIL / "all-types.hail.jsonl")
+    assert session.skipped == {"repeated token count (already counted)": 1}
+    assert [e.line for e in session.events] == list(range(2, 24))
     assert all(e.timestamp is not None and e.timestamp.tzinfo is not None for e in session.events)
 
 
@@ -236,9 +255,8 @@ def test_all_types_tasks_and_custom(all_types):
     assert custom.blocks == (Block("json", data={"rate_limits": None}),)
     assert custom.usage == Usage(input_tokens=300, output_tokens=50)
     assert custom.meta["input_tokens_total"] == 420
-    # The same cumulative totals reported again: not counted twice, but not lost either.
-    repeat = ev["e23"]
-    assert repeat.usage is None and repeat.meta["input_tokens"] == 300
+    # The same cumulative totals reported again: not counted twice, and counted as not shown.
+    assert "e23" not in ev and session.skipped["repeated token count (already counted)"] == 1
     total = sum((e.usage for e in walk(session.events) if e.usage), Usage())
     assert (
         (total.input_tokens, total.output_tokens)
@@ -446,16 +464,17 @@ def test_samples_are_detected_and_read(samples):
     for path in files:
         assert READER.detect_path(path), path.name
         problems = Problems()
-        session = read_one(path, problems)
+        session, shown = read_accounted(path, problems)
         assert problems.items == [], path.name
         flat = [e for e in walk(session.events) if e.kind != Kind.SUBAGENT]
-        assert len(flat) == event_lines(path) > 0, path.name
+        assert len(flat) == shown > 0, path.name
         assert len({e.id for e in walk(session.events)}) == len(list(walk(session.events)))
         assert session.agent in ("codex", "claude-code")
         assert session.started and session.ended and session.started <= session.ended
         assert session.cwd and session.project == Path(session.cwd).name
         assert "hail.stats" in session.meta
-        assert session.meta["hail.stats"]["event_count"] == len(flat)
+        assert session.meta["hail.stats"]["event_count"] == event_lines(path)
+        assert not any(e.kind == Kind.SYSTEM and not (e.text or e.blocks) for e in flat), path.name
         calls = {e.id for e in flat if e.kind == Kind.TOOL_CALL}
         assert all(e.call_id in calls for e in flat if e.kind == Kind.TOOL_RESULT), path.name
         assert not any(e.kind == Kind.UNKNOWN for e in flat)
@@ -489,13 +508,14 @@ def test_example_archive_session_reads_cleanly():
     path = files[0]
     assert READER.detect_path(path)
     problems = Problems()
-    session = read_one(path, problems)
+    session, shown = read_accounted(path, problems)
     assert problems.items == []
     assert session.agent == "codex"
     assert session.project == "tidepool"
     assert session.git.branches == ("fix/duration-parsing",) and session.git.commits and session.git.repos
     flat = [e for e in walk(session.events) if e.kind != Kind.SUBAGENT]
-    assert len(flat) == event_lines(path) == session.meta["hail.stats"]["event_count"]
+    assert len(flat) == shown
+    assert event_lines(path) == session.meta["hail.stats"]["event_count"]
     kinds = {e.kind for e in flat}
     assert {
         Kind.USER,
@@ -505,8 +525,9 @@ def test_example_archive_session_reads_cleanly():
         Kind.TOOL_RESULT,
         Kind.TASK_START,
         Kind.TASK_END,
-        Kind.SYSTEM,
     } <= kinds
+    # Codex's token counts are the usage of the responses they follow, never empty system events
+    assert Kind.SYSTEM not in kinds
     user = next(e for e in flat if e.kind == Kind.USER)
     assert any("\uac00" <= ch <= "\ud7a3" for ch in user.text)  # Hangul
     assert any("```python" in e.text for e in flat if e.kind == Kind.ASSISTANT)

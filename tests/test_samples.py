@@ -41,7 +41,7 @@ def read_folder(folder: Path) -> list[Session]:
     problems = Problems(folder)
     sessions: list[Session] = []
     for claim in discover_cleanly(folder).claims:
-        read = list(claim.reader.read(claim.path, problems))
+        read = list(claim.read(problems))  # with the files grouped with it (Reader.session_key)
         assert read, f"{claim.path.name}: no session"
         sessions.extend(read)
     assert not problems.items, [str(p) for p in problems.items]

@@ -166,6 +166,11 @@ def _compare_pairs(records: list[Record], sessions: list[Session], figures: Figu
 # ---------------------------------------------------------------- pages
 
 
+_INLINE = frozenset(
+    {"span", "a", "b", "i", "em", "strong", "code", "mark", "del", "ins", "s", "u", "sub", "sup", "small"}
+)
+
+
 class _Text(HTMLParser):
     """The visible text of a page (no scripts, no styles), word pieces kept apart."""
 
@@ -177,10 +182,14 @@ class _Text(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("script", "style"):
             self._hidden += 1
+        elif tag not in _INLINE:
+            self.parts.append(" ")  # a block ends a word; a highlighted token's span does not
 
     def handle_endtag(self, tag: str) -> None:
         if tag in ("script", "style") and self._hidden:
             self._hidden -= 1
+        elif tag not in _INLINE:
+            self.parts.append(" ")
 
     def handle_data(self, data: str) -> None:
         if not self._hidden:
@@ -202,7 +211,7 @@ def _page_words(site: Path, sessions: Iterable[Session]) -> Page:
         for url in _page_urls(site, session_id):
             parser = _Text()
             parser.feed((site / url).read_text("utf-8"))
-            words.extend(_words(" ".join(parser.parts)))
+            words.extend(_words("".join(parser.parts)))
     windows = {" ".join(words[i : i + _SHINGLE]) for i in range(max(0, len(words) - _SHINGLE + 1))}
     return Page(" " + " ".join(words) + " ", windows)
 

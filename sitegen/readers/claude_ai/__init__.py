@@ -13,11 +13,15 @@ Two message shapes are read:
 The export is streamed one conversation at a time (``iter_json_array``), so a
 truncated file keeps every conversation before the damage.
 
+Messages are records numbered by their 1-based index among all the export's
+messages (``Event.line``). Tool blocks carry no ids: ``pairing`` gives each call
+a stable one and pairs it with the result that follows.
+
 Modules: ``reader`` (detection, the export streamed into conversations),
 ``conversation`` (one conversation → a Session), ``messages`` (one message →
 its events, attached files), ``builder`` (groups a message's prose and blocks),
 ``inline`` (2024 inline thinking and artifacts), ``content`` (block-shape
-content), ``tools`` (tool calls and results).
+content), ``tools`` (tool calls and results), ``pairing`` (call ids).
 """
 
 from sitegen.readers.claude_ai.reader import READER, ClaudeAiReader

@@ -51,6 +51,7 @@ class MessageBuilder:
         self.text_ts: datetime | None = None
         self.message_events = 0
         self.last_ts = ts
+        self.call_ids: dict[int, str] = {}  # block index -> the call id it makes or answers (``pairing``)
 
     def add_text(self, text: str, ts: datetime | None = None) -> None:
         text = text.strip()

@@ -11,6 +11,7 @@ from sitegen.readers.base import as_text, parse_time
 from sitegen.readers.claude_ai.builder import Ctx, MessageBuilder
 from sitegen.readers.claude_ai.tools import tool_result, tool_use
 
+_EMPTY_THINKING = "empty thinking block"
 # Thinking block keys read into the event (the others go to its meta).
 _THINKING_KEYS = ("type", "thinking", "text", "summaries", "cut_off", "start_timestamp", "stop_timestamp", "flags")
 
@@ -41,11 +42,15 @@ def content_block(
     if btype == "text":
         _text_block(builder, block, ts, f"{where}.content[{bindex}]", ctx, refs)
     elif btype == "thinking":
-        builder.add_event(_thinking_event(block, bid, ts, builder.model))
+        thinking = _thinking_event(block, bid, ts, builder.model)
+        if thinking.text.strip() or thinking.meta:
+            builder.add_event(thinking)
+        else:
+            skipped[_EMPTY_THINKING] = skipped.get(_EMPTY_THINKING, 0) + 1
     elif btype == "tool_use":
-        builder.add_event(tool_use(block, bid, ts, builder.model))
+        builder.add_event(tool_use(block, bid, ts, builder.model, builder.call_ids.get(bindex)))
     elif btype == "tool_result":
-        builder.add_event(tool_result(block, bid, ts))
+        builder.add_event(tool_result(block, bid, ts, builder.call_ids.get(bindex)))
     elif btype == "token_budget":
         skipped["token_budget marker (no content)"] = skipped.get("token_budget marker (no content)", 0) + 1
     else:

@@ -6,26 +6,37 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from sitegen.model import Event, Kind, Problems, Session, SourceRef, make_session_id
+from sitegen.model import Event, Kind, Problems, Session, SourceRef, make_session_id, user_words
+from sitegen.readers import ledger
 from sitegen.readers._util import Ids
 from sitegen.readers.base import parse_time
 from sitegen.readers.claude_ai.builder import Ctx, what_is
 from sitegen.readers.claude_ai.messages import message_events
+from sitegen.readers.claude_ai.pairing import call_ids
 
 NAME = "claude_ai"
 _TITLE_LEN = 80
 _EMPTY_MESSAGE = "empty message (no text, content or files)"
+_NOT_AN_OBJECT = "message that is not an object"
 
 # Conversation keys read into fields; every other non-empty key lands in meta.
 _CONV_KEYS = {"uuid", "name", "created_at", "updated_at", "account", "chat_messages", "summary", "project", "model"}
 
 
 def conversation_session(
-    conv: dict[str, Any], index: int, line: int, path: Path, problems: Problems, reported: dict[str, int]
+    conv: dict[str, Any],
+    index: int,
+    line: int,
+    path: Path,
+    problems: Problems,
+    reported: dict[str, int],
+    first_record: int = 1,
 ) -> Session:
     """The Session of ``conv``, the ``index``-th conversation of the export, found at ``line``.
 
-    ``reported`` counts the unknown block types already reported for this file.
+    ``reported`` counts the unknown block types already reported for this file. Its messages
+    are records ``first_record``, ``first_record + 1`` … of the export (``Event.line``): the
+    1-based index of a message among all the export's messages, in file order.
     """
     ctx = Ctx(path, line, problems, reported)
     raw_id = _conversation_id(conv, index, path, ctx)
@@ -45,8 +56,9 @@ def conversation_session(
 
     ordered, reordered = _in_time_order(messages)
     skipped: dict[str, int] = {}
-    events = _conversation_events(ordered, raw_id, ctx, skipped, model)
-    first_human = next((e.text for e in events if e.kind == Kind.USER and e.text.strip()), None)
+    records = _Records(path, first_record, call_ids(raw_id, messages))
+    events = _conversation_events(ordered, raw_id, ctx, skipped, model, records)
+    first_human = next((e.text for e in events if e.kind == Kind.USER and user_words(e.text)), None)
     project, meta = _conversation_meta(conv, len(messages), reordered)
     timestamps = [e.timestamp for e in events if e.timestamp]
     return Session(
@@ -75,10 +87,35 @@ def _conversation_id(conv: dict[str, Any], index: int, path: Path, ctx: Ctx) -> 
     return raw_id
 
 
+class _Records:
+    """Where a conversation's messages are in the export (their record numbers) and their call ids."""
+
+    def __init__(self, path: Path, first: int, calls: dict[tuple[int, int], str]) -> None:
+        self.path = path
+        self.first = first
+        self.calls = calls
+
+    def line(self, mindex: int) -> int:
+        return self.first + mindex
+
+    def calls_of(self, mindex: int) -> dict[int, str]:
+        return {b: call for (m, b), call in self.calls.items() if m == mindex}
+
+    def skip(self, mindex: int, reason: str, skipped: dict[str, int]) -> None:
+        skipped[reason] = skipped.get(reason, 0) + 1
+        ledger.not_shown(self.path, self.line(mindex), reason)
+
+
 def _conversation_events(
-    ordered: list[tuple[int, Any]], conv_id: str, ctx: Ctx, skipped: dict[str, int], model: str | None
+    ordered: list[tuple[int, Any]],
+    conv_id: str,
+    ctx: Ctx,
+    skipped: dict[str, int],
+    model: str | None,
+    records: _Records,
 ) -> list[Event]:
-    """Every message's events, ids made unique within the conversation (``~2``, ``~3``…)."""
+    """Every message's events, ids made unique within the conversation (``~2``, ``~3``…),
+    each carrying its message's record number."""
     events: list[Event] = []
     unique = Ids("~")
     for mindex, message in ordered:
@@ -86,13 +123,14 @@ def _conversation_events(
             ctx.problem(
                 f"conversation {conv_id}: chat_messages[{mindex}] is a {type(message).__name__}, not an object; skipped"
             )
+            records.skip(mindex, _NOT_AN_OBJECT, skipped)
             continue
-        produced = message_events(message, mindex, conv_id, ctx, skipped, model)
+        produced = message_events(message, mindex, conv_id, ctx, skipped, model, records.calls_of(mindex))
         if not produced:
-            skipped[_EMPTY_MESSAGE] = skipped.get(_EMPTY_MESSAGE, 0) + 1
+            records.skip(mindex, _EMPTY_MESSAGE, skipped)
+        line = records.line(mindex)
         for event in produced:
-            eid = unique.take(event.id)
-            events.append(event if eid == event.id else replace(event, id=eid))
+            events.append(replace(event, id=unique.take(event.id), line=line))
     return events
 
 
@@ -147,8 +185,9 @@ def _project(value: Any) -> tuple[str | None, Any]:
 
 
 def _title_from(text: str | None) -> str | None:
-    """A title from the first prompt, for conversations the export left unnamed."""
-    if not text:
+    """A title from the user's own words in the first prompt, for conversations the export left unnamed."""
+    words = user_words(text) if text else ""
+    if not words:
         return None
-    line = " ".join(text.split())
+    line = " ".join(words.split())
     return line if len(line) <= _TITLE_LEN else line[: _TITLE_LEN - 1].rstrip() + "…"

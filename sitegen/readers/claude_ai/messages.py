@@ -29,9 +29,16 @@ _MSG_KEYS = {
 
 
 def message_events(
-    message: dict[str, Any], mindex: int, conv_id: str, ctx: Ctx, skipped: dict[str, int], model: str | None
+    message: dict[str, Any],
+    mindex: int,
+    conv_id: str,
+    ctx: Ctx,
+    skipped: dict[str, int],
+    model: str | None,
+    call_ids: dict[int, str] | None = None,
 ) -> list[Event]:
-    """The events of the ``mindex``-th message; a field of the wrong type is reported and worked around."""
+    """The events of the ``mindex``-th message; a field of the wrong type is reported and worked around.
+    ``call_ids``: block index -> the call id its tool block makes or answers."""
     where = f"conversation {conv_id}: chat_messages[{mindex}]"
     mid = message.get("uuid")
     if not isinstance(mid, str) or not mid:
@@ -49,6 +56,7 @@ def message_events(
     text, content = _text_and_content(message, where, ctx)
 
     builder = MessageBuilder(mid, kind, ts, model)
+    builder.call_ids = call_ids or {}
     refs: list[Block] = []
     if content:
         has_text = any(isinstance(b, dict) and b.get("type") == "text" for b in content)

@@ -8,10 +8,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from sitegen.model import Problems, Session, make_session_id
+from sitegen.readers import ledger
 from sitegen.readers.base import Reader, Sniff
 from sitegen.readers.claude_ai.conversation import NAME, conversation_session
 from sitegen.readers.files import iter_json_array
 from sitegen.readers.safejson import raw_decode
+
+_ACCOUNT = re.compile(r'"account"\s*:\s*\{\s*"uuid"\s*:\s*"([^"\\]{1,100})"')
 
 
 class ClaudeAiReader(Reader):
@@ -42,10 +45,23 @@ class ClaudeAiReader(Reader):
         # look for the keys by name (they come before a conversation's long message list).
         return re.search(r'"chat_messages"\s*:\s*\[', body) is not None and re.search(r'"uuid"\s*:', body) is not None
 
+    def session_key(self, sniffed: Sniff) -> str | None:
+        """The account the export is of (its first conversation's ``account.uuid``): exports
+        of one account taken at different times are read together, each conversation merged
+        message by message, so the later, fuller copy is never dropped."""
+        if sniffed.path.suffix.lower() != ".json":
+            return None
+        match = _ACCOUNT.search(sniffed.text())
+        return f"claude_ai:{match.group(1)}" if match else None
+
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
         reported: dict[str, int] = {}
         seen: set[str] = set()
+        records = 0  # messages of the conversations before this one: records are numbered across the export
         for index, (line, conv) in enumerate(iter_json_array(path, problems)):
+            first_record = records + 1
+            messages = conv.get("chat_messages") if isinstance(conv, dict) else None
+            records += len(messages) if isinstance(messages, list) else 0
             if not isinstance(conv, dict):
                 problems.add(
                     path,
@@ -54,7 +70,7 @@ class ClaudeAiReader(Reader):
                 )
                 continue
             try:
-                session = conversation_session(conv, index, line, path, problems, reported)
+                session = conversation_session(conv, index, line, path, problems, reported, first_record)
                 if session.id in seen:
                     problems.add(
                         path,
@@ -63,6 +79,8 @@ class ClaudeAiReader(Reader):
                     )
                     session = replace(session, id=make_session_id(NAME, f"{conv.get('uuid')}#{index + 1}"))
                 seen.add(session.id)
+                for event in session.events:
+                    ledger.shown(path, event.line)
                 yield session
             except Exception as exc:  # a reader bug must not lose the rest of the export
                 problems.add(
@@ -70,6 +88,8 @@ class ClaudeAiReader(Reader):
                     line,
                     f"claude.ai: conversation #{index + 1} could not be read ({type(exc).__name__}: {exc}); skipped",
                 )
+                for record in range(first_record, records + 1):
+                    ledger.not_shown(path, record, "conversation that could not be read")
 
 
 READER = ClaudeAiReader()

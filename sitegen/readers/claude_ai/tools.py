@@ -55,11 +55,13 @@ def _repl_code(name: str, tool_input: Any) -> str | None:
     return None
 
 
-def tool_use(block: dict[str, Any], bid: str, ts: datetime | None, model: str | None) -> Event:
-    """A ``tool_use`` block as a call event (an artifact it writes shown as a code block)."""
+def tool_use(
+    block: dict[str, Any], bid: str, ts: datetime | None, model: str | None, call_id: str | None = None
+) -> Event:
+    """A ``tool_use`` block as a call event (an artifact it writes shown as a code block);
+    ``call_id`` is the one ``pairing`` gave it (the block's own id, or a synthetic one)."""
     name = block.get("name")
     name = name if isinstance(name, str) and name else "tool"
-    call_id = block.get("id")
     tool_input = block.get("input")
     return Event(
         id=bid,
@@ -69,17 +71,17 @@ def tool_use(block: dict[str, Any], bid: str, ts: datetime | None, model: str | 
         tool_input=tool_input,
         category=_tool_category(name),
         command=_repl_code(name, tool_input),
-        call_id=str(call_id) if call_id not in (None, "") else bid,
+        call_id=call_id or _own_id(block.get("id")) or bid,
         blocks=tuple(_artifact_blocks(name, tool_input)),
         model=model,
         meta=_block_meta(block, _TOOL_USE_KEYS),
     )
 
 
-def tool_result(block: dict[str, Any], bid: str, ts: datetime | None) -> Event:
-    """A ``tool_result`` block as a result event, paired to its call by ``tool_use_id``."""
+def tool_result(block: dict[str, Any], bid: str, ts: datetime | None, call_id: str | None = None) -> Event:
+    """A ``tool_result`` block as a result event, paired to its call by ``tool_use_id``, else
+    to the call it follows (``call_id``, from ``pairing``)."""
     name = block.get("name")
-    call_id = block.get("tool_use_id")
     text, blocks = render_result(block.get("content"))
     return Event(
         id=bid,
@@ -88,10 +90,14 @@ def tool_result(block: dict[str, Any], bid: str, ts: datetime | None) -> Event:
         text=text,
         blocks=tuple(blocks),
         tool_name=name if isinstance(name, str) and name else None,
-        call_id=str(call_id) if call_id not in (None, "") else None,
+        call_id=call_id or _own_id(block.get("tool_use_id")),
         is_error=bool(block.get("is_error")),
         meta=_block_meta(block, _TOOL_RESULT_KEYS),
     )
+
+
+def _own_id(value: Any) -> str | None:
+    return str(value) if value not in (None, "") else None
 
 
 def render_result(content: Any) -> tuple[str, list[Block]]:

@@ -18,11 +18,19 @@ A task folder is one session:
 * ``task_metadata.json``: ``model_usage`` (models), ``environment_history``,
   ``files_in_context``.
 
+Each file's messages are records numbered by their 1-based index (``Event.line``).
+Beside a history, a panel message is a copy (merged), bookkeeping (counted as not
+shown), or what only the panel kept (an interrupted response, an error), shown where
+it happened. ``metrics.tokens.cached`` adds cache reads and writes: the panel's
+request for the same response keeps them apart and records its cost.
+
 Modules by job: ``task`` (what one task's reading keeps), ``ui`` (the panel's
-messages: times, usage, and a session rebuilt from them alone), ``history``
-(the history's messages, assistant side), ``user`` (a user message: words,
-tool results, added context), ``tool_calls`` (calls in either style, and their
-diffs), ``reader`` (the Reader and the session).
+messages: times and requests), ``panel`` (panel messages as events: a session
+rebuilt from them alone, or what only the panel kept), ``copies`` (which panel
+messages the history already holds), ``history`` (the history's messages,
+assistant side), ``usage`` (a response's tokens and recorded cost), ``user`` (a
+user message: words, tool results, added context), ``tool_calls`` (calls in
+either style, and their diffs), ``reader`` (the Reader and the session).
 """
 
 from __future__ import annotations

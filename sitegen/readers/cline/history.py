@@ -1,72 +1,130 @@
 """``api_conversation_history.json``: the Anthropic-style messages Cline sent to the model.
 
-Assistant messages may carry ``metrics:{tokens:{prompt, completion, cached}, cost}``
-and ``modelInfo``; otherwise the usage of a response comes from the panel's
-``api_req_started`` messages, and its time from the panel message written
-right after it (``conversationHistoryIndex``).
+Each message is a record numbered by its 1-based index in the file (``Event.line``).
+A response's usage and cost come from its ``metrics`` and the panel's request for it
+(``usage``), its time from the panel message written right after it
+(``conversationHistoryIndex``). Panel messages the history does not hold are shown
+where they happened, before the history message that follows them.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
-from sitegen.model import Kind, Usage
-from sitegen.readers._util import obj, text_of, to_float, to_int
+from sitegen.model import Kind
+from sitegen.readers import ledger
+from sitegen.readers._util import obj, text_of
 from sitegen.readers.base import as_text, parse_time
-from sitegen.readers.builder import MODEL_KINDS, last_index
+from sitegen.readers.cline.panel import note_request, panel_only_events
 from sitegen.readers.cline.task import Task, image
 from sitegen.readers.cline.tool_calls import XML_CALL, tool_call, xml_params
-from sitegen.readers.cline.ui import Request, Ui, request_usage
+from sitegen.readers.cline.ui import Request, Ui
+from sitegen.readers.cline.usage import attach_usage, response_usage, take_request
 from sitegen.readers.cline.user import user_blocks
 
 _THINKING = re.compile(r"<thinking>(.*?)(?:</thinking>|$)", re.DOTALL)
+EMPTY_THINKING = "empty thinking block"
+_UNANSWERED = "model request with no response in the history (its tokens are not counted)"
 ModelUse = list[tuple[datetime | None, str | None]]  # (from when, model id), in time order
+Messages = list[tuple[int, dict[str, Any]]]
 
 
-def history_events(api: list[tuple[int, dict[str, Any]]], ui: Ui, metadata: dict[str, Any], task: Task) -> None:
-    """The events of every history message, timed and with their usage from the panel."""
+def history_events(
+    api: Messages,
+    ui: Ui,
+    metadata: dict[str, Any],
+    task: Task,
+    panel: dict[int | None, Messages],
+    ui_path: Path,
+) -> None:
+    """The events of every history message, timed, with their usage from the panel, and the
+    panel messages only the panel holds (``panel``: by the history index they follow)."""
     model_usage = _model_usage(metadata)
     requests = list(ui.requests)
     indexed = any(request.history_index is not None for request in requests)
+    used: set[int] = set()
     assistant_seen = 0
     last_ts = None
-    for position, (line, message) in enumerate(api):
+    for line, message in api:
+        position = line - 1
+        panel_only_events(panel.pop(position - 1, []), task, ui_path)
+        ts = ui.start.get(position - 1) or parse_time(message.get("ts"))
+        if ts is None and not indexed and message.get("role") == "user" and position // 2 < len(requests):
+            ts = requests[position // 2].ts
+        ts = ts or last_ts
+        last_ts = ts
         try:
-            role = message.get("role")
-            # A panel message with history index i was written when the history held i + 1 messages.
-            ts = ui.start.get(position - 1) or parse_time(message.get("ts"))
-            if ts is None and not indexed and role == "user" and position // 2 < len(requests):
-                ts = requests[position // 2].ts
-            ts = ts or last_ts
-            last_ts = ts
-            content = message.get("content")
-            if isinstance(content, str):
-                content = [{"type": "text", "text": content}]
-            if not isinstance(content, list):
-                task.report(line, f"message {position} has no content list; shown as raw JSON")
-                task.emit(
-                    f"m{position}", kind=Kind.UNKNOWN, timestamp=ts, title="Cline message", raw=message, line=line
-                )
-            elif role == "assistant":
-                model = text_of(obj(message.get("modelInfo")).get("modelId")) or _model_at(model_usage, ts)
-                task.model(model)
-                usage, extra = _assistant_usage(message, position, assistant_seen, requests, indexed)
+            if message.get("role") == "assistant":
+                request = take_request(position, assistant_seen, requests, indexed)
                 assistant_seen += 1
-                before = len(task.events)
-                _assistant_blocks(content, position, line, ts, model, task)
-                if usage or extra:
-                    _attach_usage(task, before, usage, extra, model, ts, position)
-            elif role == "user":
-                user_blocks(content, position, line, ts, task)
+                if request is not None:
+                    used.add(request.line)
+                _assistant(message, request, line, ts, model_usage, task)
             else:
-                task.report(line, f"message {position} has role {role!r}; shown as raw JSON")
-                title = f"Cline message with role {role!r}"
-                task.emit(f"m{position}", kind=Kind.UNKNOWN, timestamp=ts, title=title, raw=message, line=line)
+                _other(message, line, ts, task)
         except Exception as exc:  # noqa: BLE001 - one odd message must not stop the task
             task.unreadable(line, f"message {position}", message, exc)
+    for index in sorted(panel, key=lambda i: -1 if i is None else i):
+        panel_only_events(panel[index], task, ui_path)
+    _note_requests(ui.requests, used, task, ui_path)
+
+
+def _assistant(
+    message: dict[str, Any],
+    request: Request | None,
+    line: int,
+    ts: datetime | None,
+    model_usage: ModelUse,
+    task: Task,
+) -> None:
+    content = _content(message, line, ts, task)
+    if content is None:
+        return
+    model = text_of(obj(message.get("modelInfo")).get("modelId")) or _model_at(model_usage, ts)
+    task.model(model)
+    usage, extra = response_usage(message, request)
+    before = len(task.events)
+    _assistant_blocks(content, line - 1, line, ts, model, task)
+    if usage or extra:
+        attach_usage(task, before, usage, extra, model, ts, line)
+
+
+def _other(message: dict[str, Any], line: int, ts: datetime | None, task: Task) -> None:
+    content = _content(message, line, ts, task)
+    if content is None:
+        return
+    role = message.get("role")
+    if role == "user":
+        user_blocks(content, line - 1, line, ts, task)
+        return
+    task.report(line, f"message {line - 1} has role {role!r}; shown as raw JSON")
+    title = f"Cline message with role {role!r}"
+    task.emit(f"m{line - 1}", kind=Kind.UNKNOWN, timestamp=ts, title=title, raw=message, line=line)
+
+
+def _content(message: dict[str, Any], line: int, ts: datetime | None, task: Task) -> list[Any] | None:
+    """The message's content blocks (a string is one text block); None, shown as raw JSON, when it has none."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    if isinstance(content, list):
+        return content
+    task.report(line, f"message {line - 1} has no content list; shown as raw JSON")
+    task.emit(f"m{line - 1}", kind=Kind.UNKNOWN, timestamp=ts, title="Cline message", raw=message, line=line)
+    return None
+
+
+def _note_requests(requests: list[Request], used: set[int], task: Task, ui_path: Path) -> None:
+    """The fidelity ledger: requests paired with a response are shown on it; the others are counted."""
+    for request in requests:
+        if request.line in used:
+            note_request(ui_path, request.line)
+        else:
+            task.skipped[_UNANSWERED] += 1
+            ledger.not_shown(ui_path, request.line, _UNANSWERED)
 
 
 def _model_usage(metadata: dict[str, Any]) -> ModelUse:
@@ -87,63 +145,6 @@ def _model_at(model_usage: ModelUse, ts: datetime | None) -> str | None:
     return model
 
 
-def _assistant_usage(
-    message: dict[str, Any], position: int, nth: int, requests: list[Request], indexed: bool
-) -> tuple[Usage | None, dict[str, Any]]:
-    """The message's own metrics, else the panel request that produced it (consumed from ``requests``)."""
-    metrics = obj(message.get("metrics"))
-    tokens = obj(metrics.get("tokens"))
-    if tokens:
-        usage = Usage(
-            input_tokens=to_int(tokens.get("prompt")),
-            output_tokens=to_int(tokens.get("completion")),
-            cache_read_tokens=to_int(tokens.get("cached")),
-        )
-        extra: dict[str, Any] = {}
-        if isinstance(metrics.get("cost"), (int, float)) and metrics.get("cost"):
-            extra["cost"] = metrics["cost"]
-        return usage or None, extra
-    # From the panel: the last request started before this message was added.
-    info: dict[str, Any] = {}
-    if indexed:
-        chosen = None
-        for index, request in enumerate(requests):
-            if request.history_index is not None and request.history_index < position:
-                chosen = index
-        if chosen is not None:
-            info = requests.pop(chosen).info
-            # earlier requests (failed retries) can no longer match a later message
-            del requests[:chosen]
-    elif nth < len(requests):
-        info = requests[nth].info
-    requested, noted = request_usage(info)
-    for key in ("cancelReason", "streamingFailedMessage"):
-        if info.get(key):
-            noted[key] = info[key]
-    return requested, noted
-
-
-def _attach_usage(
-    task: Task,
-    before: int,
-    usage: Usage | None,
-    extra: dict[str, Any],
-    model: str | None,
-    ts: datetime | None,
-    position: int,
-) -> None:
-    """A response's usage on its last model event, or on an event of its own when it wrote nothing."""
-    task.cost += to_float(extra.get("cost")) or 0.0
-    index = last_index(task.events, lambda e: e.kind in MODEL_KINDS, since=before)
-    if index is not None:
-        event = task.events[index]
-        meta = {**event.meta, **extra}
-        task.events[index] = replace(event, usage=usage, model=event.model or model, meta=meta)
-        return
-    meta = {**extra, "note": "model response with no content"}
-    task.emit(f"m{position}-usage", kind=Kind.ASSISTANT, timestamp=ts, usage=usage, model=model, meta=meta)
-
-
 def _assistant_blocks(
     content: list[Any], position: int, line: int, ts: datetime | None, model: str | None, task: Task
 ) -> None:
@@ -161,7 +162,10 @@ def _assistant_blocks(
                 text = "(redacted thinking)"
             else:
                 text = as_text(block.get("thinking") or block.get("text"))
-            task.emit(bid, kind=Kind.THINKING, timestamp=ts, text=text, model=model, line=line)
+            if text.strip():
+                task.emit(bid, kind=Kind.THINKING, timestamp=ts, text=text, model=model, line=line)
+            else:
+                task.skip(EMPTY_THINKING)
         elif btype == "tool_use":
             name = text_of(block.get("name")) or "tool"
             call_id = text_of(block.get("id")) or bid
@@ -193,7 +197,10 @@ def _prose(text: str, bid: str, line: int, ts: datetime | None, model: str | Non
         if before:
             task.emit(f"{bid}-t{n}", kind=Kind.ASSISTANT, timestamp=ts, text=before, model=model, line=line)
         thought = match.group(1).strip()
-        task.emit(f"{bid}-think{n}", kind=Kind.THINKING, timestamp=ts, text=thought, model=model, line=line)
+        if thought:
+            task.emit(f"{bid}-think{n}", kind=Kind.THINKING, timestamp=ts, text=thought, model=model, line=line)
+        else:
+            task.skip(EMPTY_THINKING)
         pos = match.end()
     rest = text[pos:].strip()
     if rest:

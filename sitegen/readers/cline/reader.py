@@ -7,11 +7,14 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.model import Problems, Session
+from sitegen.readers import ledger
 from sitegen.readers._util import obj, opt_int, text_of
 from sitegen.readers.base import Reader, Sniff, parse_time
+from sitegen.readers.cline.copies import sort_panel
 from sitegen.readers.cline.history import history_events
+from sitegen.readers.cline.panel import ui_events
 from sitegen.readers.cline.task import API_HISTORY, NAME, TASK_METADATA, UI_MESSAGES, Task
-from sitegen.readers.cline.ui import ui_events, ui_summary
+from sitegen.readers.cline.ui import ui_summary
 from sitegen.readers.files import iter_json_array, load_json
 
 # environment_history keys -> the label a session page shows
@@ -43,6 +46,12 @@ class ClineReader(Reader):
         except OSError:
             return []
 
+    def session_key(self, sniffed: Sniff) -> str | None:
+        """The task id (its folder's name): copies of one task folder (an exported task, a
+        snapshot taken while it ran) are read together and merged message by message."""
+        name = sniffed.path.name
+        return f"cline:{name}" if sniffed.is_dir and name.isdigit() else None
+
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
         yield _read_task(path, problems)
 
@@ -50,15 +59,21 @@ class ClineReader(Reader):
 READER = ClineReader()
 
 
-def _load_array(path: Path, problems: Problems, what: str) -> list[tuple[int, dict[str, Any]]]:
+_NOT_AN_OBJECT = "message that is not an object"
+
+
+def _load_array(path: Path, problems: Problems, what: str, task: Task) -> list[tuple[int, dict[str, Any]]]:
+    """The file's messages, each with its record number (its 1-based index in the array)."""
     if not path.is_file():
         return []
     items = []
-    for line, item in iter_json_array(path, problems):
+    for number, (line, item) in enumerate(iter_json_array(path, problems), 1):
         if isinstance(item, dict):
-            items.append((line, item))
+            items.append((number, item))
         else:
-            problems.add(path, line, f"cline: {what} item is a {type(item).__name__}, not an object; skipped")
+            problems.add(path, line, f"cline: {what} {number} is a {type(item).__name__}, not an object; skipped")
+            task.skipped[_NOT_AN_OBJECT] += 1
+            ledger.not_shown(path, number, _NOT_AN_OBJECT)
     return items
 
 
@@ -75,14 +90,14 @@ def _load_metadata(path: Path, problems: Problems) -> dict[str, Any]:
 
 def _read_task(path: Path, problems: Problems) -> Session:
     api_path, ui_path = path / API_HISTORY, path / UI_MESSAGES
-    api = _load_array(api_path, problems, "history")
-    ui = _load_array(ui_path, problems, "panel message")
+    task = Task(api_path, problems)
+    api = _load_array(api_path, problems, "history message", task)
+    ui = _load_array(ui_path, problems, "panel message", task)
     metadata = _load_metadata(path / TASK_METADATA, problems)
     summary = ui_summary(ui, ui_path, problems)
     models = _models(metadata, api)
-    task = Task(api_path, problems)
     if api:
-        history_events(api, summary, metadata, task)
+        history_events(api, summary, metadata, task, sort_panel(ui, api, task, ui_path), ui_path)
     elif ui:
         task.path = ui_path
         ui_events(ui, task)

@@ -64,7 +64,7 @@ _PATH_KEYS = ("absolutePath", "path", "file_path")
 _COMMAND_KEYS = ("command",)
 
 
-def _search_replace_diff(path: str | None, text: str) -> str | None:
+def search_replace_diff(path: str | None, text: str) -> str | None:
     """A unified diff from Cline's SEARCH/REPLACE blocks (hunk line numbers are per block)."""
     hunks = []
     for match in _SEARCH_REPLACE.finditer(text):
@@ -79,7 +79,7 @@ def _search_replace_diff(path: str | None, text: str) -> str | None:
 
 def _search_replace(args: Mapping[str, Any], path: str | None) -> str | None:
     diff = args.get("diff")
-    return _search_replace_diff(path, diff) if isinstance(diff, str) else None
+    return search_replace_diff(path, diff) if isinstance(diff, str) else None
 
 
 _DIFFS: dict[str, DiffRule] = {

@@ -19,10 +19,18 @@ from sitegen.readers.base import as_text
 from sitegen.readers.cline.task import Task, image
 
 _RESULT_HEAD = re.compile(r"\[([A-Za-z0-9_\-]+)(.*?)\] Result:[ \t]*\n?", re.DOTALL)
+# The user's words a tool result quotes (feedback on a completion, an answer to a question).
+_QUOTED = re.compile(r"<(feedback|answer|user_message)>(.*?)</\1>", re.DOTALL)
+# A call Cline refused to run: its result, written in the user's turn like the others.
+_NOT_EXECUTED = re.compile(r"Tool \[([A-Za-z0-9_\-]+)\] was not executed\b")
 _CWD = re.compile(r"# Current (?:Working|Workspace) Directory \((.+?)\) Files")
 _ENVIRONMENT = "<environment_details>"
 _NOTICES = (
     ("[TASK RESUMPTION]", "Task resumption"),
+    ("# task_progress", "Cline instructions"),
+    ("# TODO LIST", "Cline instructions"),
+    ("(The user did not provide a new message", "Cline notice"),
+    ("Files attached by the user", "Files attached by the user"),
     ("[ERROR] You did not use a tool", "Cline notice"),
     ("[ERROR]", "Cline error notice"),
     ("<explicit_instructions", "Explicit instructions"),
@@ -83,14 +91,14 @@ class _UserMessage:
                 self.task.emit(bid, kind=Kind.UNKNOWN, timestamp=self.ts, title=title, raw=block, line=self.line)
         self.close()
 
-    def close(self) -> None:
+    def close(self, is_error: bool = False) -> None:
         """Emit the text-style result being collected, if any."""
         result = self.result
         if result is None:
             return
         text = "\n\n".join(t for t in result.texts if t)
         stripped = text.lstrip()
-        is_error = stripped.startswith(_FAILED) or "The user denied this operation" in stripped[:200]
+        is_error = is_error or stripped.startswith(_FAILED) or "The user denied this operation" in stripped[:200]
         self.task.emit(
             result.eid,
             kind=Kind.TOOL_RESULT,
@@ -117,13 +125,34 @@ class _UserMessage:
             self.result = _OpenResult(name, call_id, f"{bid}-result", [text[head.end() :].strip("\n")], [], meta)
             return
         stripped = text.lstrip()
+        refused = _NOT_EXECUTED.match(stripped[:200])
         if stripped.startswith(_ENVIRONMENT):
             self.close()
             self._environment(stripped, bid)
+        elif refused:
+            self.close()
+            name = refused.group(1)
+            self.result = _OpenResult(name, self.task.take_call(name), f"{bid}-result", [stripped], [], {})
+            self.close(is_error=True)
         elif self.result is not None:
-            self.result.texts.append(text)
+            self._result_text(text, bid)
         else:
             _user_text(text, bid, self.line, self.ts, self.task)
+
+    def _result_text(self, text: str, bid: str) -> None:
+        """More text of a result; the user's words it quotes (feedback on a completion, an answer)
+        are the user's turn, shown as such."""
+        assert self.result is not None
+        quoted = _QUOTED.search(text)
+        if quoted is None:
+            self.result.texts.append(text)
+            return
+        self.result.texts.append(text[: quoted.start()].strip())
+        self.close()
+        words = quoted.group(2).strip()
+        if words:
+            meta = {"tag": quoted.group(1)}
+            self.task.emit(bid, kind=Kind.USER, timestamp=self.ts, text=words, line=self.line, meta=meta)
 
     def _environment(self, stripped: str, bid: str) -> None:
         inner = stripped[len(_ENVIRONMENT) :]
@@ -177,13 +206,15 @@ def _user_text(text: str, bid: str, line: int, ts: datetime | None, task: Task) 
             task.emit(bid, kind=Kind.SYSTEM, timestamp=ts, title=title, text=stripped, line=line)
             return
     meta: dict[str, Any] = {}
-    for tag in ("task", "feedback", "user_message", "answer"):
-        if stripped.startswith(f"<{tag}>"):
-            inner = stripped[len(tag) + 2 :]
-            end = inner.rfind(f"</{tag}>")
-            stripped = (inner[:end] if end >= 0 else inner).strip()
-            if tag != "task":
-                meta["tag"] = tag
-            break
+    quoted = _QUOTED.search(stripped) if not stripped.startswith("<task>") else None
+    if quoted:
+        # Cline's framing ("New instructions for task continuation:") around the user's words
+        framing = stripped[: quoted.start()].strip()
+        meta = {"tag": quoted.group(1), **({"framed by": framing} if framing else {})}
+        stripped = quoted.group(2).strip()
+    elif stripped.startswith("<task>"):
+        inner = stripped[len("<task>") :]
+        end = inner.rfind("</task>")
+        stripped = (inner[:end] if end >= 0 else inner).strip()
     if stripped:
         task.emit(bid, kind=Kind.USER, timestamp=ts, text=stripped, line=line, meta=meta)

@@ -25,10 +25,19 @@ A JSON file holding one ``composerData`` object or a ``{key: value}`` dump of
 the store is read the same way; the Cursor JSON files of one folder are read
 together as one store (the first claims the others as companions).
 
+Older builds keep whole composers in the workspace index itself
+(``composer.composerData`` → ``allComposers[i].conversation``): those are sessions too.
+A store that yields no session says why, in one problem.
+
+Records (one per bubble) are numbered per file for ``Event.line`` and the fidelity
+ledger (``records``): bubble keys first, then the inline lists in the order they are read.
+
 Modules: ``keys`` (names in the store), ``store`` (the store interface and
 JSON dumps), ``database`` (SQLite stores and the workspace folders),
-``sessions`` (composers → Sessions), ``bubbles`` (one bubble → events),
-``tools`` (tool calls and results), ``legacy`` (old chat tabs), ``reader``.
+``records`` (record numbers), ``sessions`` (composers → Sessions),
+``conversation`` (a composer's bubbles in order, and what it leaves out),
+``bubbles`` (one bubble → events), ``tools`` (tool calls and results),
+``legacy`` (old chat tabs), ``reader``.
 """
 
 from sitegen.readers.cursor.reader import READER, CursorReader

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -12,6 +13,7 @@ from sitegen.readers._util import Ids, obj, text_of, to_int
 from sitegen.readers.base import as_text, parse_time
 from sitegen.readers.cursor.tools import tool_events
 
+EMPTY_THINKING = "empty thinking block"
 _USER_TYPES = (1, "user", "1")
 _ASSISTANT_TYPES = (2, "ai", "assistant", "2")
 # timingInfo fields that may hold the bubble's epoch time, in order of preference.
@@ -39,9 +41,17 @@ def bubble_sort_key(bubble: Any) -> tuple[float, str]:
 
 
 def bubble_events(
-    bid: str, bubble: dict[str, Any], ids: Ids, default_model: str | None, problems: Problems, source: Path, where: str
+    bid: str,
+    bubble: dict[str, Any],
+    ids: Ids,
+    default_model: str | None,
+    problems: Problems,
+    source: Path,
+    where: str,
+    skipped: Counter[str] | None = None,
 ) -> list[Event]:
-    """The events of a user (type 1) or assistant (type 2) bubble; any other type is shown as raw JSON."""
+    """The events of a user (type 1) or assistant (type 2) bubble; any other type is shown as raw JSON.
+    An empty thinking block is counted in ``skipped``."""
     btype = bubble.get("type")
     ts = bubble_time(bubble)
     model = text_of(bubble.get("modelType")) or text_of(obj(bubble.get("modelInfo")).get("modelName"))
@@ -58,7 +68,16 @@ def bubble_events(
                 id=ids.take(bid), kind=Kind.UNKNOWN, timestamp=ts, title=f"Cursor bubble of type {btype!r}", raw=bubble
             )
         ]
-    return _assistant_events(bid, bubble, text, ts, model or default_model, ids)
+    events = _assistant_events(bid, bubble, text, ts, model or default_model, ids)
+    # (a bubble with nothing else is counted whole by the caller)
+    if events and skipped is not None and has_empty_thinking(bubble, events):
+        skipped[EMPTY_THINKING] += 1
+    return events
+
+
+def has_empty_thinking(bubble: dict[str, Any], events: list[Event]) -> bool:
+    """The bubble has a thinking block with no text (no thinking event came of it)."""
+    return bubble.get("thinking") not in (None, "", {}) and not any(e.kind == Kind.THINKING for e in events)
 
 
 def _assistant_events(

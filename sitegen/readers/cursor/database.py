@@ -12,6 +12,7 @@ from urllib.parse import unquote, urlsplit
 from sitegen.model import Problems
 from sitegen.readers._util import as_str, connect_ro, is_sqlite, obj, text_of, wal_note
 from sitegen.readers.cursor.keys import BUBBLE, COMPOSER, DB_NAME, INDEX_KEY, TABLES
+from sitegen.readers.cursor.records import Records
 from sitegen.readers.cursor.store import Store, parse_value
 from sitegen.readers.files import decode_bytes, outside_archive, read_bytes
 from sitegen.readers.safejson import loads
@@ -35,6 +36,8 @@ class DbStore(Store):
         if note and self.tables:
             problems.add(path, None, f"cursor: {note}")
         self.folder = workspace_folder(path.parent / "workspace.json", problems) if path.name == DB_NAME else None
+        self.records = Records()
+        self.records.add_bubble_keys(path, self._keys(BUBBLE))
 
     def close(self) -> None:
         self.conn.close()
@@ -56,22 +59,29 @@ class DbStore(Store):
                 return row[0]
         return None
 
-    def composer_ids(self) -> list[str]:
+    def _keys(self, prefix: str) -> list[str]:
+        """The distinct keys with ``prefix``: table by table, each in key order."""
         seen: dict[str, None] = {}
+        upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)
         for table in self.tables:
-            upper = COMPOSER[:-1] + ";"
             for (key,) in self.conn.execute(
-                f'SELECT key FROM "{table}" WHERE key >= ? AND key < ? ORDER BY key', (COMPOSER, upper)
+                f'SELECT key FROM "{table}" WHERE key >= ? AND key < ? ORDER BY key', (prefix, upper)
             ):
-                seen.setdefault(as_str(key)[len(COMPOSER) :], None)
+                seen.setdefault(as_str(key), None)
         return list(seen)
+
+    def composer_ids(self) -> list[str]:
+        return [key[len(COMPOSER) :] for key in self._keys(COMPOSER)]
 
     def composer(self, cid: str) -> tuple[Any, Path]:
         return parse_value(self._get(COMPOSER + cid), self.problems, self.path, COMPOSER + cid), self.path
 
     def bubbles(self, cid: str) -> dict[str, Any]:
         prefix = f"{BUBBLE}{cid}:"
-        return {key[len(prefix) :]: value for key, value in self._range(prefix)}
+        found: dict[str, Any] = {}
+        for key, value in self._range(prefix):
+            found.setdefault(key[len(prefix) :], value)  # the first table's, as ``_get`` reads
+        return found
 
     def item(self, key: str) -> Any:
         if "ItemTable" not in self.tables:

@@ -6,9 +6,11 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.model import Problems
+from sitegen.readers import ledger
 from sitegen.readers._util import as_str
 from sitegen.readers.base import sniff
 from sitegen.readers.cursor.keys import BUBBLE, COMPOSER
+from sitegen.readers.cursor.records import COPY, Records
 from sitegen.readers.files import load_json
 from sitegen.readers.safejson import loads
 
@@ -18,6 +20,16 @@ class Store:
 
     path: Path
     folder: str | None = None  # the workspace folder, for a workspace database
+    records: Records
+
+    def conversation_first(self, cid: str, file: Path, count: int) -> int:
+        """The record number of a composer's first inline bubble (asked once per composer,
+        in ``composer_ids`` order, with the length of its inline list)."""
+        return self.records.block(file, count)
+
+    def bubble_record(self, cid: str, bid: str) -> tuple[Path, int] | None:
+        """The file and record number of a stored bubble (noted as read)."""
+        return self.records.bubble(f"{BUBBLE}{cid}:{bid}")
 
     def composer_ids(self) -> list[str]:
         raise NotImplementedError
@@ -53,6 +65,17 @@ def parse_value(value: Any, problems: Problems, path: Path, key: str) -> Any:
     for note in notes:
         problems.add(path, None, f"cursor: {key}: {note}")
     return parsed
+
+
+def _inline(value: Any) -> list[Any]:
+    """A composer value's inline ``conversation`` (a JSON string is decoded), else nothing."""
+    if isinstance(value, (str, bytes)):
+        try:
+            value = loads(as_str(value))
+        except ValueError:
+            return []
+    conversation = value.get("conversation") if isinstance(value, dict) else None
+    return conversation if isinstance(conversation, list) else []
 
 
 # --------------------------------------------------------------------------- JSON dumps
@@ -96,6 +119,8 @@ class JsonStore(Store):
         self.path = path
         self.problems = problems
         self.values: dict[str, tuple[Any, Path]] = {}
+        self.records = Records()
+        self.inline_first: dict[str, int] = {}  # composer key -> record number of its first inline bubble
         for file in [path, *json_companions(path)]:
             self._load(file)
 
@@ -107,11 +132,28 @@ class JsonStore(Store):
             self.problems.add(file, None, f"cursor: a {type(doc).__name__}, not an object; skipped")
             return
         if isinstance(doc.get("composerId"), str) and json_kind(file) == "composer":
-            self.values.setdefault(COMPOSER + doc["composerId"], (doc, file))
+            self._composer(COMPOSER + doc["composerId"], doc, file)
             return
+        self.records.add_bubble_keys(file, (key for key in doc if key.startswith(BUBBLE)))
         for key, value in doc.items():
-            if key.startswith((COMPOSER, BUBBLE)):
+            if key.startswith(BUBBLE):
                 self.values.setdefault(key, (value, file))
+            elif key.startswith(COMPOSER):
+                self._composer(key, value, file)
+
+    def _composer(self, key: str, value: Any, file: Path) -> None:
+        """Keep a composer (the first file's copy) and number the bubbles it keeps inline."""
+        count = len(_inline(value))
+        first = self.records.block(file, count)
+        if key not in self.values:
+            self.values[key] = (value, file)
+            self.inline_first[key] = first
+            return
+        for number in range(first, first + count):
+            ledger.merged(file, number, COPY)
+
+    def conversation_first(self, cid: str, file: Path, count: int) -> int:
+        return self.inline_first.get(COMPOSER + cid, 1)
 
     def composer_ids(self) -> list[str]:
         return [k[len(COMPOSER) :] for k in self.values if k.startswith(COMPOSER)]

@@ -12,9 +12,14 @@ sharing a ``task_id``, bracketed by TaskStart/TaskEnd) are nested under a
 SUBAGENT event placed where the task started. Codex-derived files put
 ``task_id`` only on TaskStart/TaskEnd turn markers: those stay flat markers.
 
+Codex-derived files report tokens as content-less ``Custom{kind: token_count}``
+events: their counts become the usage of the response before them
+(``token_counts``), never empty events.
+
 Modules by job: ``detect`` (sniffing), ``vocabulary`` (HAIL's types and
 attribute tables), ``state`` (what a file's reading keeps), ``blocks`` and
-``events`` and ``event_types`` (one record into a model event), ``assemble``
+``events`` and ``event_types`` (one record into a model event),
+``token_counts`` (token counts folded into responses), ``assemble``
 (the session from its records), ``reader`` (the Reader).
 """
 

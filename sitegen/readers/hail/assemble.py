@@ -10,15 +10,30 @@ markers: those stay flat markers.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sitegen.model import Event, GitRefs, Kind, Problems, Session, SourceRef, ToolCategory, Usage, make_session_id, walk
+from sitegen.model import (
+    Event,
+    GitRefs,
+    Kind,
+    Problems,
+    Session,
+    SourceRef,
+    ToolCategory,
+    Usage,
+    make_session_id,
+    user_words,
+    walk,
+)
+from sitegen.readers import ledger
 from sitegen.readers._util import text_of
 from sitegen.readers.base import as_text, parse_time
 from sitegen.readers.hail.events import EventRecord, read_event
 from sitegen.readers.hail.state import ReadState
+from sitegen.readers.hail.token_counts import fold_token_count, is_token_count
 from sitegen.readers.hail.vocabulary import TASK_MARKERS
 
 # Context keys the session has a field for (or keeps under their own name in meta).
@@ -36,6 +51,9 @@ class HailAssembly:
         self.stats: dict[str, Any] | None = None
         self.records: list[EventRecord] = []
         self.seen_event = False
+        self.skipped: Counter[str] = Counter()
+        self.header_line: int | None = None
+        self.stats_line: int | None = None
 
     def report(self, line: int | None, message: str) -> None:
         self.state.report(line, message)
@@ -57,6 +75,7 @@ class HailAssembly:
         if self.seen_event:
             self.report(line, "the header is not the first line")
         self.header = obj
+        self.header_line = line
         version = obj.get("version")
         if not isinstance(version, str) or not version.startswith("hail-"):
             self.report(line, f"header has no HAIL version (got {version!r})")
@@ -73,12 +92,34 @@ class HailAssembly:
 
     def add_event(self, obj: dict[str, Any], line: int) -> None:
         self.seen_event = True
-        self.records.append(read_event(self.state, obj, line))
+        record = read_event(self.state, obj, line)
+        if not is_token_count(record):
+            self.records.append(record)
+            return
+        folded = fold_token_count(self.records, record)
+        if folded is None:
+            return
+        fate, reason = folded
+        if fate == "merged":
+            ledger.merged(self.path, line, reason)
+        else:
+            self.skip(line, reason)
+
+    def merged(self, line: int | None, reason: str) -> None:
+        """A record another event shows."""
+        ledger.merged(self.path, line, reason)
+
+    def skip(self, line: int | None, reason: str) -> None:
+        """A record left out (the page lists the reason)."""
+        self.skipped[reason] += 1
+        ledger.not_shown(self.path, line, reason)
 
     def add_stats(self, obj: dict[str, Any], line: int | None) -> None:
         if self.stats is not None:
             self.report(line, "a second stats line; the last one is kept")
+            self.skip(self.stats_line, "stats line replaced by a later one")
         self.stats = {k: v for k, v in obj.items() if k != "type"}
+        self.stats_line = line
 
     def add_unknown_line(self, obj: dict[str, Any], line: int) -> None:
         self.report(line, f"unknown line type {obj.get('type')!r}; shown as raw JSON")
@@ -119,12 +160,13 @@ class HailAssembly:
         started, ended = self._times(context, events)
         title = context.get("title")
         tool = agent.get("tool")
+        self._note_fates(events)
         return Session(
             id=make_session_id("hail", str(sid)),
             source=SourceRef(str(self.path), "hail"),
             agent=tool if isinstance(tool, str) and tool else "hail",
             events=tuple(events),
-            title=title if isinstance(title, str) and title.strip() else None,
+            title=(user_words(title) or None) if isinstance(title, str) else None,
             started=started,
             ended=ended,
             cwd=cwd or None,
@@ -133,7 +175,18 @@ class HailAssembly:
             git=git,
             usage=self._stats_usage(),
             meta=meta,
+            skipped=dict(self.skipped),
         )
+
+    def _note_fates(self, events: list[Event]) -> None:
+        """The fidelity ledger: every event's record is shown; the header and stats lines are
+        shown as the session's title and facts."""
+        if not ledger.active():
+            return
+        for event in walk(tuple(events)):
+            ledger.shown(self.path, event.line)
+        ledger.merged(self.path, self.header_line, "session header (shown as the session's title and facts)")
+        ledger.merged(self.path, self.stats_line, "session stats (shown in the session's facts)")
 
     def _session_id(self, header: dict[str, Any]) -> str | int:
         sid = header.get("session_id")

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.readers.base import Sniff, sniff
+from sitegen.readers.hail.acp import is_acp_header
 from sitegen.readers.safejson import loads
 
 DETECT_BYTES = 16 * 1024
@@ -34,7 +35,10 @@ def looks_like_hail(sniffed: Sniff) -> bool:
 
 
 def is_hail_record(obj: dict[str, Any]) -> bool:
-    """A HAIL JSONL line: the header, or (header missing) an event with an adjacently tagged type."""
+    """A HAIL JSONL line: the header, or (header missing) an event with an adjacently tagged type,
+    or the ``session.new`` line of opensession's ACP-shaped storage (``acp``)."""
+    if is_acp_header(obj):
+        return True
     if obj.get("type") == "header":
         return isinstance(obj.get("version"), str) and obj["version"].startswith("hail-")
     if obj.get("type") == "event":
@@ -46,6 +50,12 @@ def is_hail_record(obj: dict[str, Any]) -> bool:
 def is_hail_document(obj: dict[str, Any]) -> bool:
     version = obj.get("version")
     return isinstance(version, str) and version.startswith("hail-") and "session_id" in obj and "events" in obj
+
+
+def is_acp_file(path: Path) -> bool:
+    """opensession's ACP-shaped storage: its first line is ``session.new``."""
+    line = Sniff(path).object_line(DETECT_BYTES)
+    return line is not None and is_acp_header(line[2])
 
 
 def is_json_document(path: Path) -> bool:

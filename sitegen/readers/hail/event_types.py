@@ -79,6 +79,8 @@ def typed_fields(event: EventData) -> dict[str, Any]:
     kind = event.field("kind") or "custom"
     text, blocks = split_text(event.parts, "\n\n")
     event.meta["custom.kind"] = kind
+    if kind == "context_compacted":  # Codex compacted its context here
+        return dict(kind=Kind.COMPACTION, title="context compacted", text=text, blocks=blocks)
     return dict(kind=Kind.SYSTEM, title=f"custom: {kind}", text=text, blocks=blocks)
 
 

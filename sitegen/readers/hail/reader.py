@@ -12,8 +12,9 @@ from pathlib import Path
 from sitegen.model import Problems, Session
 from sitegen.readers.base import Reader, Sniff
 from sitegen.readers.files import iter_jsonl, load_json
+from sitegen.readers.hail.acp import is_acp_header, read_acp
 from sitegen.readers.hail.assemble import HailAssembly
-from sitegen.readers.hail.detect import is_json_document, looks_like_hail
+from sitegen.readers.hail.detect import DETECT_BYTES, is_acp_file, is_json_document, looks_like_hail, top_level_keys
 from sitegen.readers.sessite_extension import read_hail_file
 
 
@@ -24,9 +25,31 @@ class HailReader(Reader):
     def detect(self, sniffed: Sniff) -> bool:
         return looks_like_hail(sniffed)
 
+    def session_key(self, sniffed: Sniff) -> str | None:
+        """The header's session_id: successive uploads of one session (opensession re-syncs a
+        growing session) are read together and merged by event_id."""
+        line = sniffed.object_line(DETECT_BYTES)
+        if line is None:
+            return None
+        head, _first, obj = line
+        if obj is not None and obj.get("type") == "header":
+            sid = obj.get("session_id")
+        elif is_acp_header(obj):
+            sid = obj.get("sessionId") if obj is not None else None
+        else:
+            sid = top_level_keys(head).get("session_id") if obj is None else None
+        if isinstance(sid, (str, int)) and not isinstance(sid, bool) and str(sid).strip():
+            return f"hail:{sid}"
+        return None
+
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
         if is_json_document(path):
             yield from self._read_document(path, problems)
+            return
+        if is_acp_file(path):
+            session = read_acp(path, problems)  # opensession's ACP-shaped storage
+            if session is not None:
+                yield session
             return
         exported = read_hail_file(path, problems)  # sessite's own export: its extension gives back every field
         if exported is not None:
@@ -66,6 +89,7 @@ class HailReader(Reader):
         for index, obj in enumerate(events):
             if not isinstance(obj, dict):
                 problems.add(path, None, f"HAIL JSON: events[{index}] is {type(obj).__name__}, not an object; skipped")
+                builder.skip(index + 1, "event that is not an object")
                 continue
             builder.add_event(obj, index + 1)
         stats = doc.get("stats")
