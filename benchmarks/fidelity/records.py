@@ -7,9 +7,11 @@ and yields one ``Record`` per record: what the reader must account for.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 @dataclass
@@ -23,6 +25,24 @@ class Record:
     assistant_texts: list[str] = field(default_factory=list)  # what the model answered in prose
     calls: list[str] = field(default_factory=list)  # ids of tool calls this record makes
     results: list[str] = field(default_factory=list)  # ids of tool calls this record answers
+
+
+def json_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(1-based line, object) for each line of a JSONL file that is a JSON object; a blank,
+    broken or non-object line is no record (the readers report it as a problem)."""
+    try:
+        with open(path, "rb") as fh:
+            for lineno, raw in enumerate(fh, 1):
+                if not raw.strip():
+                    continue
+                try:
+                    obj = json.loads(raw.decode("utf-8", errors="replace").lstrip("\ufeff"))
+                except ValueError:
+                    continue
+                if isinstance(obj, dict):
+                    yield lineno, obj
+    except OSError:
+        return
 
 
 # A format module's one function: every record of one file (a main file or a companion).

@@ -258,8 +258,7 @@ class _Run:
         task = SourceTask(
             key, claim.reader.name, claim.path, self.problems.root, claim.group, tuple((renames or {}).items())
         )
-        result = worker.run(task)
-        return result
+        return worker.run(task)
 
     def _copy_ids(self, clashes: list[str], claim: Claim) -> dict[str, str]:
         """New ids for sessions another source already published under their ids: both are

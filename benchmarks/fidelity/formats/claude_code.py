@@ -23,13 +23,12 @@ What a faithful page must show, as the format itself says it:
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..records import Record
+from ..records import Record, json_lines
 
 # Blocks Claude Code (and IDE integrations) inject into the user's turn: not the user's words.
 _INJECTED = (
@@ -63,11 +62,7 @@ def records(path: Path) -> Iterator[Record]:
     if path.name.endswith(".meta.json"):
         yield Record(path, 1, "agent-meta")
         return
-    try:
-        with open(path, "rb") as fh:
-            parsed = [(lineno, rec) for lineno, raw in enumerate(fh, 1) if (rec := _parse(raw)) is not None]
-    except OSError:
-        return
+    parsed = list(json_lines(path))
     sent = _sent_from_queue(parsed)
     for lineno, rec in parsed:
         out = _record(path, lineno, rec)
@@ -99,16 +94,6 @@ def _queue_text(content: Any) -> str:
     if isinstance(content, list):
         return "\n\n".join(str(b.get("text")) for b in content if isinstance(b, dict) and b.get("type") == "text")
     return content if isinstance(content, str) else ""
-
-
-def _parse(raw: bytes) -> dict[str, Any] | None:
-    if not raw.strip():
-        return None
-    try:
-        obj = json.loads(raw.decode("utf-8", errors="replace").lstrip("\ufeff"))
-    except ValueError:
-        return None
-    return obj if isinstance(obj, dict) else None
 
 
 def _record(path: Path, lineno: int, rec: dict[str, Any]) -> Record:

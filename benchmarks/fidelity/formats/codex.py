@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..records import Record
+from ..records import Record, json_lines
 
 _CALL_ITEMS = ("function_call", "custom_tool_call", "local_shell_call", "tool_search_call")
 _OUTPUT_ITEMS = ("function_call_output", "custom_tool_call_output", "local_shell_call_output", "tool_search_output")
@@ -54,26 +54,11 @@ _CITATION = re.compile(r"\s*<oai-mem-citation>[\s\S]*?</oai-mem-citation>\s*\Z")
 
 def records(path: Path) -> Iterator[Record]:
     """Every record of one rollout (a line that is not a JSON object is no record)."""
-    lines = list(_lines(path))
+    lines = list(json_lines(path))
     called = {cid for _, rec in lines for cid in _item_ids(rec, _CALL_ITEMS + ("web_search_call",))}
     called |= {cid for _, rec in lines for cid in _item_ids(rec, ("image_generation_call",))}
     for lineno, rec in lines:
         yield _record(path, lineno, rec, called)
-
-
-def _lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    with open(path, "rb") as fh:
-        for lineno, raw in enumerate(fh, 1):
-            if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
-            if not raw.strip():
-                continue
-            try:
-                rec = json.loads(raw.decode("utf-8", errors="replace"))
-            except ValueError:
-                continue
-            if isinstance(rec, dict):
-                yield lineno, rec
 
 
 def _body(rec: dict[str, Any]) -> dict[str, Any]:

@@ -17,30 +17,17 @@ What a faithful page must show, as the format itself says it:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..records import Record
+from ..records import Record, json_lines
 
 
 def records(path: Path) -> Iterator[Record]:
     """Every record of one Copilot CLI log."""
-    try:
-        text = path.read_bytes().decode("utf-8", errors="replace")
-    except OSError:
-        return
-    for lineno, raw in enumerate(text.split("\n"), 1):
-        raw = raw.lstrip("\ufeff") if lineno == 1 else raw
-        if not raw.strip():
-            continue
-        try:
-            obj = json.loads(raw)
-        except ValueError:
-            continue
-        if isinstance(obj, dict):
-            yield _record(path, lineno, obj)
+    for lineno, obj in json_lines(path):
+        yield _record(path, lineno, obj)
 
 
 def _record(path: Path, line: int, obj: dict[str, Any]) -> Record:

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..records import Record
+from ..records import Record, json_lines
 
 _CALL_TYPES = frozenset(
     {
@@ -59,15 +59,8 @@ def records(path: Path) -> Iterator[Record]:
         for index, event in enumerate(events if isinstance(events, list) else [], 1):
             yield _record(path, index, event, calls)
         return
-    for lineno, raw in enumerate(text.split("\n"), 1):
-        if not raw.strip():
-            continue
-        try:
-            obj = json.loads(raw)
-        except ValueError:
-            continue
-        if isinstance(obj, dict):
-            yield _record(path, lineno, obj, calls)
+    for lineno, obj in json_lines(path):
+        yield _record(path, lineno, obj, calls)
 
 
 def _document(text: str) -> dict[str, Any] | None:
