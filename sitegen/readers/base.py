@@ -18,6 +18,7 @@ from sitegen.model import Problems, Session
 from sitegen.readers.files import decode_bytes
 from sitegen.readers.finish import with_sound_fields, without_surrogates
 from sitegen.readers.merge import distinct_ids, merge_copies
+from sitegen.readers.platform import Platform
 from sitegen.readers.safejson import as_text as as_text  # readers import it from here
 from sitegen.readers.safejson import loads, scrub_text
 
@@ -135,6 +136,7 @@ class Reader:
     name: str = ""  # short format name, also used in session ids
     claims_directories: bool = False  # the format is a folder (sage project, Cline task, ...)
     claims_files: bool = False  # a folder reader that also reads single files
+    agent: str = ""  # the agent's name in ``sessite discover`` ("qwen-code"); "" when the reader declares no folders
 
     def detect(self, sniff: Sniff) -> bool:
         """Cheap sniff: name pattern plus the first record(s); never the whole file."""
@@ -184,6 +186,18 @@ class Reader:
         """The other files a read of ``path`` consumes (sub-agent logs, a project's history),
         so discovery does not offer them again."""
         return []
+
+    def default_folders(self, plat: Platform) -> list[Path]:
+        """Where the agent keeps its sessions on Linux, macOS and Windows, derived only from
+        ``plat`` (home, environment, system) so tests can point it at a fake home.
+
+        Folders or files; ``sessite discover`` shows the ones that exist under ``agent``."""
+        return []
+
+    def discovery_roots(self, folder: Path) -> tuple[Path, ...]:
+        """What discovery walks for one of ``default_folders`` that exists: only the parts
+        that hold sessions (the folder itself, by default)."""
+        return (folder,)
 
     def session_key(self, sniffed: Sniff) -> str | None:
         """The id of the session a file holds, when the first records tell it cheaply (None otherwise).

@@ -17,16 +17,27 @@ import contextlib
 import os
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from sitegen.model import Problems
-from sitegen.readers import discover
+from sitegen.readers import discover, registry
+from sitegen.readers.base import Reader
+from sitegen.readers.platform import Platform, unique
 
 HOME_ENV = "SESSITE_HOME"
 
-# Agents in the order ``sessite discover`` lists them.
-AGENTS = ("claude-code", "codex", "copilot-cli", "gemini", "opencode", "cline", "amp", "cursor", "sage")
+# Agents whose folders are listed here, in the order ``sessite discover`` lists them.
+_LISTED_HERE = ("claude-code", "codex", "copilot-cli", "gemini", "opencode", "cline", "amp", "cursor", "sage")
+
+
+def _declaring_readers() -> dict[str, Reader]:
+    """Readers that declare their agent's folders themselves (``Reader.default_folders``)."""
+    return {r.agent: r for r in registry() if r.agent and r.agent not in _LISTED_HERE}
+
+
+# Every agent ``sessite discover`` knows, in the order it lists them.
+AGENTS = _LISTED_HERE + tuple(_declaring_readers())
 # Editors built on VS Code whose globalStorage may hold Cline's tasks.
 VSCODE_VARIANTS = ("Code", "Code - Insiders", "Cursor", "VSCodium", "Windsurf")
 CLINE_EXTENSION = "saoudrizwan.claude-dev"
@@ -40,35 +51,6 @@ class Location:
     folder: Path  # the agent's folder as shown to the user
     roots: tuple[Path, ...]  # what discovery walks: the folder, or the files in it that hold sessions
     overridden: bool = False  # named with --agent-dir
-
-
-@dataclass
-class Platform:
-    """The facts the default folders depend on."""
-
-    home: Path
-    env: Mapping[str, str] = field(default_factory=dict)
-    system: str = "linux"  # linux, darwin or windows
-
-    def var(self, name: str) -> Path | None:
-        value = self.env.get(name)
-        return Path(value).expanduser() if value else None
-
-    @property
-    def config_dirs(self) -> list[Path]:
-        """Where desktop apps keep their settings (VS Code's ``User`` folders live here)."""
-        dirs = [self.var("XDG_CONFIG_HOME") or self.home / ".config", self.home / "Library" / "Application Support"]
-        if self.system == "windows" or self.env.get("APPDATA"):
-            dirs.insert(0, self.var("APPDATA") or self.home / "AppData" / "Roaming")
-        return _unique(dirs)
-
-    @property
-    def data_dirs(self) -> list[Path]:
-        """XDG data folders (OpenCode and Amp use them on every system)."""
-        dirs = [self.var("XDG_DATA_HOME") or self.home / ".local" / "share"]
-        if self.system == "windows" or self.env.get("LOCALAPPDATA"):
-            dirs.append(self.var("LOCALAPPDATA") or self.home / "AppData" / "Local")
-        return _unique(dirs)
 
 
 def platform(
@@ -91,17 +73,13 @@ def platform(
     return Platform(Path(home).expanduser(), env, system)
 
 
-def _unique(paths: Iterable[Path]) -> list[Path]:
-    return list(dict.fromkeys(paths))
-
-
 def candidates(plat: Platform) -> list[tuple[str, Path]]:
     """Every default folder (or file) per agent, whether it exists or not."""
     home = plat.home
     out: list[tuple[str, Path]] = []
     claude = plat.var("CLAUDE_CONFIG_DIR")
     out += [
-        ("claude-code", p) for p in _unique([*([claude / "projects"] if claude else []), home / ".claude" / "projects"])
+        ("claude-code", p) for p in unique([*([claude / "projects"] if claude else []), home / ".claude" / "projects"])
     ]
     codex = plat.var("CODEX_HOME") or home / ".codex"
     out += [("codex", codex / "sessions"), ("codex", codex / "archived_sessions")]
@@ -124,6 +102,8 @@ def candidates(plat: Platform) -> list[tuple[str, Path]]:
         out.append(("cursor", config / "Cursor" / "User"))
     for base in (home / ".emacs.d" / "sage", home / ".config" / "emacs" / "sage", home / ".sage"):
         out += [("sage", base / "projects"), ("sage", base / "sessions")]
+    for agent, reader in _declaring_readers().items():
+        out += [(agent, p) for p in unique(reader.default_folders(plat))]
     return out
 
 
@@ -151,7 +131,8 @@ def roots_of(agent: str, folder: Path) -> tuple[Path, ...]:
         with contextlib.suppress(OSError):
             found += sorted(p / "state.vscdb" for p in (folder / "workspaceStorage").iterdir() if p.is_dir())
         return tuple(p for p in found if p.is_file())
-    return (folder,)
+    reader = _declaring_readers().get(agent)
+    return reader.discovery_roots(folder) if reader else (folder,)
 
 
 def find(
