@@ -185,6 +185,7 @@ def test_cursor_store_without_sessions_says_why_in_one_line(tmp_path: Path) -> N
         "workspace": ({}, {"composer.composerData": index}, "its index lists 2 composer(s) whose messages are kept"),
         "empty": ({"composerData:e": {"composerId": "e", "fullConversationHeadersOnly": []}}, {}, "no messages"),
         "bare": ({}, {}, "it holds no composers and no chat tabs"),
+        "orphans": ({"bubbleId:gone:b1": {"type": 1, "text": "lost"}}, {}, "1 bubble(s) belong to no stored composer"),
     }
     for name, (kv, items, why) in cases.items():
         path = make.build(tmp_path / name / "state.vscdb", kv=kv, items=items)

@@ -42,6 +42,7 @@ class _Tally:
     sessions: int = 0
     composers: Counter[str] = field(default_factory=Counter)  # "empty", "listed only"
     tabs: int = 0
+    orphans: int = 0  # bubbles of composers the store does not hold
 
 
 def store_sessions(store: Store, path: Path, problems: Problems) -> Iterator[Session]:
@@ -71,9 +72,13 @@ def store_sessions(store: Store, path: Path, problems: Problems) -> Iterator[Ses
     for session in legacy_chats(store, path, problems):
         tally.tabs += 1
         yield session
-    _unread_bubbles(store, problems)
+    orphans = _unread_bubbles(store)
     if tally.sessions + tally.tabs == 0:
-        problems.add(path, None, f"cursor: no session in this store: {_why_empty(store, tally, entries)}")
+        tally.orphans = sum(orphans.values())
+        problems.add(path, None, f"cursor: no session in this store: {_why_empty(store, tally)}")
+        return
+    for file, count in orphans.items():
+        problems.add(file, None, f"cursor: {count} bubble(s) belong to no stored composer; not shown")
 
 
 def _index_sessions(
@@ -99,17 +104,16 @@ def _index_sessions(
             yield session
 
 
-def _unread_bubbles(store: Store, problems: Problems) -> None:
-    """Stored bubbles of composers the store does not hold: counted, with one problem per file."""
+def _unread_bubbles(store: Store) -> Counter[Path]:
+    """Stored bubbles of composers the store does not hold (counted in the ledger), per file."""
     orphans: Counter[Path] = Counter()
     for _key, file, number in store.records.unread():
         ledger.not_shown(file, number, _NO_COMPOSER)
         orphans[file] += 1
-    for file, count in orphans.items():
-        problems.add(file, None, f"cursor: {count} bubble(s) belong to no stored composer; not shown")
+    return orphans
 
 
-def _why_empty(store: Store, tally: _Tally, entries: list[dict[str, Any]]) -> str:
+def _why_empty(store: Store, tally: _Tally) -> str:
     """One line on why a store yielded nothing."""
     if isinstance(store, DbStore) and not store.tables:
         return "it has neither a cursorDiskKV nor an ItemTable table (not a Cursor database)"
@@ -121,6 +125,8 @@ def _why_empty(store: Store, tally: _Tally, entries: list[dict[str, Any]]) -> st
         )
     if tally.composers["empty"]:
         reasons.append(f"{tally.composers['empty']} composer(s) have no messages (empty chat tabs)")
+    if tally.orphans:
+        reasons.append(f"{tally.orphans} bubble(s) belong to no stored composer")
     if not reasons:
         reasons.append("it holds no composers and no chat tabs")
     return "; ".join(reasons)
