@@ -148,15 +148,17 @@ def test_archive_totals_by_hand(example_site):
     # Lines: amp +5, claude-code +22 -1, cline +5 -1, codex +6 -1, cursor +3 -1, gemini +7 -2,
     # hail +9 -6, opencode +10 -1, sage +1 -1 = +68 -14, in 11 files.
     # Tokens: 17349 + 296076 + 24360 + 41690 + 4560 + 39649 + 32651 + 20280 = 476615.
-    # Cost: amp .023967 + claude-code .3478615 + cline .05214 + cursor .0156 + gemini .029368
-    # + opencode .035225 = .5041615; codex and hail (74341 tokens) have no known price.
+    # Cost: amp .023967 + claude-code .3478615 + cursor .0156 + gemini .029368 estimated, plus what
+    # cline (.023) and opencode (.033) recorded themselves = .4727965; codex and hail (74341 tokens)
+    # have no known price.
     _, site = example_site
     doc = parse(site / "insights.html")
     cards = {c.dt.get_text(strip=True): c.dd for c in doc.select("dl.cards .card")}
     assert cards["Sessions"].a.get_text(strip=True) == "13"
     assert cards["Tokens"].a.get_text(strip=True) == "476.6k"
-    assert cards["Estimated cost"].a.get_text(strip=True) == "$0.50"
-    assert "74.3k tokens unpriced" in cards["Estimated cost"].get_text()
+    assert cards["Cost"].a.get_text(strip=True) == "$0.47"
+    assert "recorded by the agent for 2 sessions" in cards["Cost"].get_text()
+    assert "74.3k tokens unpriced" in cards["Cost"].get_text()
     assert cards["Tool calls"].a.get_text(strip=True) == "44"
     assert "3 failed (6.8%)" in cards["Tool calls"].get_text()
     assert cards["Lines changed"].a.get_text(strip=True) == "+68 −14"
@@ -167,7 +169,7 @@ def test_archive_totals_by_hand(example_site):
         index.add(index.collect(view))
     t = index.totals
     assert t.usage.total == 476615
-    assert t.cost == pytest.approx(0.5041615)
+    assert t.cost == pytest.approx(0.4727965)  # two sessions recorded their own cost (see above)
     assert t.unpriced_tokens == 74341
     assert (t.tool_calls, t.tool_errors, t.added, t.removed, len(t.files)) == (44, 3, 68, 14, 11)
     assert t.tools["Bash"] == [6, 1, 2]  # calls, failed, sessions (claude-code 5 + amp 1)
@@ -456,3 +458,28 @@ def test_session_pages_use_the_prices_option(tmp_path):
     assert result.exit_code == 0, result.output
     page = parse(tmp_path / "site" / "sessions" / f"{CODEX}.html")
     assert "≈$0.04" in page.select_one("section.session-insights").get_text()
+
+
+def test_a_cost_the_agent_recorded_is_shown_as_recorded_not_replaced_by_an_estimate(tmp_path):
+    answer = Event(id="e1", kind=Kind.ASSISTANT, text="hi", model="claude-sonnet-4", usage=Usage(1_000_000, 1_000_000))
+    session = Session("t-recorded", SourceRef("t.json", "cline"), "cline", [answer], meta={"cost": 2.2006})
+    figures = session_figures(build_view(session))
+    assert (figures.cost, figures.cost_recorded, figures.cost_partial) == (2.2006, True, False)
+    for odd in (float("nan"), -1.0, True, "2.2"):
+        odd_figures = session_figures(build_view(replace(session, meta={"cost": odd})))
+        assert not odd_figures.cost_recorded and odd_figures.cost != odd  # an estimate, never the odd value
+
+    report = build_site(Path(__file__).parent / "fixtures" / "cline", tmp_path / "site")
+    assert report.published
+    pages = {p.name: parse(p) for p in (tmp_path / "site" / "sessions").glob("cline-*.html")}
+    recorded = {name: doc.select_one(".session-insights .recorded") for name, doc in pages.items()}
+    assert any(recorded.values())
+    for name, mark in recorded.items():
+        if mark is not None:
+            figure = mark.find_previous_sibling("span", class_="fig").get_text()
+            assert "$" in figure and "≈" not in figure, name
+            assert pages[name].select_one(".session-insights .estimate") is None, name
+    cards = {
+        c.dt.get_text(strip=True): c.dd for c in parse(tmp_path / "site" / "insights.html").select("dl.cards .card")
+    }
+    assert "recorded by the agent" in cards["Cost"].get_text()

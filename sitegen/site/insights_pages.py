@@ -88,9 +88,12 @@ class Overview:
         ]
         if self.any_cost:
             note = "from list prices per model"
+            if t.recorded_cost_sessions:
+                note = f"recorded by the agent for {_plural(t.recorded_cost_sessions, 'session')}; the rest {note}"
             if t.unpriced_tokens:
                 note += f"; {format_count(t.unpriced_tokens)} tokens unpriced"
-            cards.append({"label": "Estimated cost", "value": format_cost(t.cost), "note": note, "href": "#costliest"})
+            label = "Cost" if t.recorded_cost_sessions else "Estimated cost"
+            cards.append({"label": label, "value": format_cost(t.cost), "note": note, "href": "#costliest"})
         cards.append(
             {
                 "label": "Tool calls",
@@ -184,7 +187,8 @@ def _period_charts(totals: Totals, project: str | None, id_prefix: str) -> tuple
         return index_url(project=project, **{"from": period.start.isoformat(), "to": period.end.isoformat()})
 
     def cost_words(i: int) -> str:
-        return f"estimated cost {format_cost(cost[i])}" if cost[i] else ""
+        words = "cost" if totals.recorded_cost_sessions else "estimated cost"
+        return f"{words} {format_cost(cost[i])}" if cost[i] else ""
 
     sessions_chart = column_chart(
         f"{id_prefix}-sessions", f"Sessions per {unit}", cols, series, sess, link, unit="sessions"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, replace
 
@@ -25,8 +26,9 @@ class SessionFigures:
     added: int
     removed: int
     files_edited: int  # all of them, even beyond MAX_FILES_PER_SESSION
-    cost: float | None = None  # estimated USD; None when no model used is priced
-    cost_partial: bool = False  # some tokens came from models with no known price
+    cost: float | None = None  # USD: recorded by the agent, else estimated; None when neither is known
+    cost_partial: bool = False  # an estimate where some tokens came from models with no known price
+    cost_recorded: bool = False  # ``cost`` is what the agent recorded (Cline, OpenCode), not our estimate
 
     @property
     def tool_errors(self) -> int:
@@ -102,9 +104,21 @@ def _figures_and_edits(view: PairedSession) -> tuple[SessionFigures, list[FileEd
     return figures, edits
 
 
+def recorded_cost(session: Session) -> float | None:
+    """The cost in USD the agent itself recorded for the session (``meta["cost"]``), if it did."""
+    value = session.meta.get("cost")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) and value >= 0 else None
+
+
 def session_figures(view: PairedSession, prices: Prices | None = None) -> SessionFigures:
-    """A session's figures, with its cost estimated from ``prices`` (the built-in table when None)."""
+    """A session's figures, with its cost as the agent recorded it, else estimated from
+    ``prices`` (the built-in table when None): a recorded cost is never replaced by a guess."""
     figures, _ = _figures_and_edits(view)
+    recorded = recorded_cost(view.session)
+    if recorded is not None:
+        return replace(figures, cost=recorded, cost_partial=False, cost_recorded=True)
     cost, partial = estimate_cost(figures.usage_by_model, DEFAULT_PRICES if prices is None else prices)
     if cost == figures.cost and partial == figures.cost_partial:
         return figures

@@ -46,6 +46,7 @@ class Totals:
         self.usage = Usage()
         self.cost = 0.0
         self.priced_sessions = 0
+        self.recorded_cost_sessions = 0  # sessions whose cost the agent recorded (the rest are estimates)
         self.unpriced_tokens = 0  # tokens from models with no known price
         self.tool_calls = 0
         self.tool_errors = 0
@@ -72,6 +73,7 @@ class Totals:
         if f.cost is not None:
             self.cost += f.cost
             self.priced_sessions += 1
+            self.recorded_cost_sessions += f.cost_recorded
         self.tool_calls += s.stats.tool_calls
         self.tool_errors += f.tool_errors
         self.edits += f.edits
