@@ -18,6 +18,7 @@ from sitegen.model import NO_META, Event, Kind, Problems, Session, SourceRef, wa
 from sitegen.readers import registry
 from sitegen.readers._util import Ids
 from sitegen.readers.finish import with_sound_fields
+from sitegen.readers.labels import humanize
 from sitegen.site.view import anchor_ids
 
 READERS = {r.name: r for r in registry()}
@@ -254,3 +255,58 @@ def test_the_shared_empty_meta_stays_empty(tmp_path: Path) -> None:
     report = build_site(FIXTURES, tmp_path / "site")
     assert report.sessions > 10
     assert NO_META == {} and Event(id="e", kind=Kind.USER).meta is NO_META
+
+
+def test_names_a_reader_turns_into_titles_are_never_reshaped_unless_plainly_words() -> None:
+    assert humanize("compact_boundary") == "Compact boundary"
+    assert humanize("turn-aborted", capital=False) == "turn aborted"
+    assert humanize("", "System message") == "System message"
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    for name in (token, "sk_live_4eC39HqLyjWDarjtT1zdp7dc", "AKIAIOSFODNN7EXAMPLE", "x_" + "a" * 40):
+        assert humanize(name) == name  # redaction still sees the value as the log has it
+
+
+def test_a_token_in_a_codex_tag_or_a_claude_code_subtype_is_redacted(tmp_path: Path) -> None:
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    codex = archive / "rollout-2026-01-01T00-00-00-0199aaaa-0000-7000-8000-000000000001.jsonl"
+    meta = {
+        "type": "session_meta",
+        "timestamp": "2026-01-01T00:00:00Z",
+        "payload": {"id": "0199aaaa-0000-7000-8000-000000000001", "cwd": "/w"},
+    }
+    tagged = {
+        "type": "response_item",
+        "timestamp": "2026-01-01T00:00:01Z",
+        "payload": {
+            "type": "message",
+            "role": "user",
+            "content": [{"type": "input_text", "text": f"<{token}>x</{token}>"}],
+        },
+    }
+    codex.write_text("\n".join(json.dumps(r) for r in (meta, tagged)) + "\n")
+    claude = archive / "c1.jsonl"
+    lines = [
+        {
+            "type": "user",
+            "sessionId": "c1",
+            "uuid": "u1",
+            "timestamp": "2026-01-01T00:00:00Z",
+            "message": {"role": "user", "content": "hi"},
+        },
+        {
+            "type": "system",
+            "subtype": token,
+            "sessionId": "c1",
+            "uuid": "u2",
+            "timestamp": "2026-01-01T00:00:01Z",
+            "content": "x",
+        },
+    ]
+    claude.write_text("\n".join(json.dumps(r) for r in lines) + "\n")
+    site = tmp_path / "site"
+    report = build_site(archive, site)
+    assert report.published and report.sessions == 2
+    published = "\n".join(p.read_text(errors="replace") for p in site.rglob("*") if p.is_file())
+    assert token not in published and token[4:].lower() not in published.lower()

@@ -28,6 +28,7 @@ from sitegen.readers.claude_code.content import classify_user_text, image_block
 from sitegen.readers.claude_code.context import CONTEXT, scalars
 from sitegen.readers.claude_code.state import EventSpec, Transcript, unknown_spec
 from sitegen.readers.claude_code.user import user_text_spec
+from sitegen.readers.labels import humanize
 
 # Attachments that only repeat what the page already shows, or counters: counted, not shown.
 NOT_SHOWN = {
@@ -181,8 +182,7 @@ def _other_spec(name: str, attachment: dict[str, Any]) -> EventSpec:
 
 
 def _words(name: str) -> str:
-    label = name.replace("_", " ").replace("-", " ").strip() or "attachment"
-    return label[:1].upper() + label[1:]
+    return humanize(name.strip(), "Attachment")
 
 
 # The attachment types this reader understands (any other one is still a titled SYSTEM event).

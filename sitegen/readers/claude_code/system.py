@@ -16,6 +16,7 @@ from sitegen.readers.base import as_text
 from sitegen.readers.claude_code.compaction import BOUNDARY_SUBTYPES, boundary_spec
 from sitegen.readers.claude_code.content import classify_user_text, strip_ansi
 from sitegen.readers.claude_code.state import EventSpec, Transcript
+from sitegen.readers.labels import humanize
 
 
 def read_system(t: Transcript, lineno: int, rec: dict[str, Any], ts: datetime | None) -> None:
@@ -34,8 +35,8 @@ def _system_spec(rec: dict[str, Any], subtype: Any, text: str, meta: dict[str, A
     build = _BY_SUBTYPE.get(subtype) if isinstance(subtype, str) else None
     if build is not None:
         return build(rec, text, meta)
-    label = str(subtype).replace("_", " ") if subtype else "System message"
-    return {"kind": Kind.SYSTEM, "title": label[:1].upper() + label[1:], "text": strip_ansi(text), "meta": meta}
+    label = humanize(str(subtype) if subtype else "", "System message")
+    return {"kind": Kind.SYSTEM, "title": label, "text": strip_ansi(text), "meta": meta}
 
 
 def _local_command(rec: dict[str, Any], text: str, meta: dict[str, Any]) -> EventSpec:

@@ -20,6 +20,7 @@ from sitegen.model import Kind
 from sitegen.readers._util import shorten, text_of
 from sitegen.readers.base import as_text
 from sitegen.readers.codex.assembly import Assembly
+from sitegen.readers.labels import humanize
 
 # The envelope Codex wraps an inter-agent message in (the payload follows it).
 _ENVELOPE = re.compile(
@@ -89,7 +90,7 @@ class AgentHandling(Assembly):
         author = text_of(p.get("author")) or (envelope.group("sender").strip() if envelope else None)
         recipient = text_of(p.get("recipient")) or (envelope.group("task").strip() if envelope else None)
         kind = envelope.group("type") if envelope else "MESSAGE"
-        label = _MESSAGE_LABELS.get(kind, kind.replace("_", " ").capitalize())
+        label = _MESSAGE_LABELS.get(kind) or humanize(kind)
         meta: dict[str, Any] = {"message_type": kind}
         if recipient:
             meta["recipient"] = recipient
@@ -135,7 +136,7 @@ class AgentHandling(Assembly):
             return
         prompt = as_text(_pick(p, "prompt") or _pick(p, "last_assistant_message") or "")
         facts.pop("last_assistant_message", None)
-        title = _COLLAB_TITLES.get(ptype, ptype.replace("_", " ").capitalize())
+        title = _COLLAB_TITLES.get(ptype) or humanize(ptype)
         self.emit(lineno, ts, kind=Kind.SYSTEM, title=title, text=prompt, meta=facts)
 
     def _on_call(self, call_id: str | None, facts: dict[str, Any]) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 from sitegen.model import Block, Kind, user_words
 from sitegen.readers._util import text_of
 from sitegen.readers.base import as_text
+from sitegen.readers.labels import humanize
 
 _TEXT_ITEMS = ("input_text", "output_text", "text", "summary_text", "reasoning_text")
 _IMAGE_ITEMS = ("input_image", "image")
@@ -108,7 +109,7 @@ def classify_user_text(text: str) -> tuple[Kind, str | None]:
             return Kind.SYSTEM, _INJECTED_TAGS[tag]
         match = _WHOLE_TAG.match(text.strip()) if len(text) < 1_000_000 else None
         if match:
-            return Kind.SYSTEM, match.group(1).replace("_", " ").capitalize()
+            return Kind.SYSTEM, humanize(match.group(1))
     return Kind.USER, None
 
 

@@ -18,6 +18,7 @@ from sitegen.model import Kind
 from sitegen.readers._util import obj, text_of
 from sitegen.readers.base import as_text
 from sitegen.readers.codex.assembly import Assembly
+from sitegen.readers.labels import humanize
 
 _LONG = 120  # a string value this long (or with a line break) gets a section of its own
 _GUARDIAN_ACTIONS = {
@@ -97,7 +98,7 @@ def settings_text(values: dict[str, Any]) -> str:
     items: list[str] = []
     sections: list[str] = []
     for key, value in values.items():
-        label = key.replace("_", " ")
+        label = humanize(key, capital=False)
         long_text = _long_text(value)
         if long_text is not None:
             sections.append(f"#### {label}\n\n{long_text.strip()}")
