@@ -292,6 +292,45 @@ class SourceFilter:
         return not self.include or self._matches(rel, self.include)
 
 
+# A JSON-lines file no reader recognises is looked at again from its 2nd, 3rd and 4th line.
+SECOND_LOOKS = 3
+
+
+def _offer_later_lines(
+    path: Path,
+    sniffed: Sniff,
+    readers: tuple[Reader, ...],
+    result: DiscoveryResult,
+    problems: Problems,
+    consumed: set[Path],
+) -> bool:
+    """Claim a JSON-lines file whose first records are too damaged to tell its format by what
+    its later records say: one bad value must not cost a whole transcript. The reader then
+    reads every line (reporting the damaged ones); the file's sniff is not trusted for a
+    session key, so the file is read on its own."""
+    if path.suffix.lower() != ".jsonl" or not sniffed.text(1024).lstrip().startswith(("{", "[")):
+        return False
+    for skipped in range(1, SECOND_LOOKS + 1):
+        later = sniffed.after_lines(skipped)
+        if later is None:
+            return False
+        for reader in readers:
+            if reader.claims_directories and not reader.claims_files:
+                continue
+            if _detects(reader, later, problems):
+                problems.add(
+                    path,
+                    None,
+                    f"the first {skipped} line(s) do not say what this file is; read as {reader.name} from the rest",
+                    "discover",
+                )
+                comps = _companions(reader, path, problems)
+                consumed.update(comps)
+                result.claims.append(Claim(reader, path, comps))
+                return True
+    return False
+
+
 def _offer_file(
     path: Path, readers: tuple[Reader, ...], result: DiscoveryResult, problems: Problems, consumed: set[Path]
 ) -> None:
@@ -306,6 +345,8 @@ def _offer_file(
             consumed.update(comps)
             result.claims.append(Claim(reader, path, comps, key=_session_key(reader, sniffed, problems)))
             return
+    if _offer_later_lines(path, sniffed, readers, result, problems, consumed):
+        return
     result.ignored.append(path)
     try:
         size = path.stat().st_size

@@ -102,6 +102,24 @@ class Sniff:
             if isinstance(obj, dict):
                 yield obj
 
+    def after_lines(self, count: int) -> Sniff | None:
+        """This file sniffed from its ``count + 1``-th line on (None when it has no more lines):
+        discovery's second look at a JSON-lines file whose first records are too damaged to
+        say what format it is (a ``"type"`` of ``1e400``, a header nested 10,000 deep)."""
+        try:
+            with open(self.path, "rb") as fh:
+                for _ in range(count):
+                    if not fh.readline(LONG_LINE_BYTES).endswith(b"\n"):
+                        return None
+                rest = fh.read(SNIFF_BYTES)
+        except OSError:
+            return None
+        if not rest.strip():
+            return None
+        later = Sniff(self.path)
+        later._raw, later._is_dir = rest, False
+        return later
+
     def _lines_after_long_first(self) -> list[str]:
         """The complete lines in the ``SNIFF_BYTES`` after a first line longer than the sniff
         (its end is looked for up to ``LONG_LINE_BYTES`` in), so one huge value on the first

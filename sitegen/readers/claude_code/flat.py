@@ -14,7 +14,6 @@ offered alone before its group has claimed it.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from pathlib import Path
 
 from sitegen.readers.claude_code.layout import agent_id_from_name, main_file_of_agent
 from sitegen.readers.claude_code.vocabulary import UUID_LIKE
+from sitegen.readers.safejson import loads
 
 _HEAD_BYTES = 16 * 1024  # the envelope (sessionId, isSidechain, agentId) opens every record
 _SESSION_ID = re.compile(rb'"sessionId"\s*:\s*"([^"\\]{1,200})"')
@@ -75,7 +75,7 @@ def _parse(line: bytes) -> object:
     if not line.startswith((b"{", b"\xef\xbb\xbf{")):
         return None
     try:
-        return json.loads(line.decode("utf-8", "replace").lstrip("\ufeff"))
+        return loads(line.decode("utf-8", "replace").lstrip("\ufeff"))
     except ValueError:
         return None
 

@@ -13,7 +13,7 @@ from sitegen.readers.base import Reader, Sniff, parse_time
 from sitegen.readers.cline.copies import sort_panel
 from sitegen.readers.cline.history import history_events
 from sitegen.readers.cline.panel import ui_events
-from sitegen.readers.cline.task import API_HISTORY, NAME, TASK_METADATA, UI_MESSAGES, Task
+from sitegen.readers.cline.task import API_HISTORY, NAME, TASK_METADATA, UI_MESSAGES, Task, looks_like_task_file
 from sitegen.readers.cline.ui import ui_summary
 from sitegen.readers.files import iter_json_array, load_json
 
@@ -38,7 +38,11 @@ class ClineReader(Reader):
         has_ui = (path / UI_MESSAGES).is_file()
         if has_api and has_ui:
             return True
-        return (has_api or has_ui) and path.name.isdigit()
+        if not (has_api or has_ui):
+            return False
+        # One of the two files: a task folder when named by its id, or when the file is shaped
+        # like Cline's (a folder renamed, even to bytes that are not UTF-8, is still a task).
+        return path.name.isdigit() or looks_like_task_file(path / (API_HISTORY if has_api else UI_MESSAGES))
 
     def companions(self, path: Path) -> list[Path]:
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,20 @@ AGENT = "cline"
 API_HISTORY = "api_conversation_history.json"
 UI_MESSAGES = "ui_messages.json"
 TASK_METADATA = "task_metadata.json"
+
+# The start of a task file: a JSON array whose first object is a message ({"role": …}) or
+# a panel entry ({"ts": …, "type": "say" | "ask"}).
+_TASK_FILE_HEAD = re.compile(rb'^\s*(?:\xef\xbb\xbf)?\[\s*\{[^\[]*?"(?:role|ts)"\s*:')
+
+
+def looks_like_task_file(path: Path) -> bool:
+    """Whether ``path`` starts like Cline's ``api_conversation_history.json`` or ``ui_messages.json``."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False
+    return bool(_TASK_FILE_HEAD.match(head))
 
 
 class Task(SessionBuilder):

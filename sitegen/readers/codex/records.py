@@ -51,7 +51,10 @@ class RolloutBuilder(ItemHandling, NoticeHandling):
 
     def _route(self, lineno: int, ts: Any, rtype: Any, rec: dict[str, Any]) -> None:
         payload = rec.get("payload")
-        if rtype is None and rec.get("record_type") is not None:
+        if rtype is not None and not isinstance(rtype, str):
+            self.problems.add(self.path, lineno, f"record type {shown(rtype)} is not a name; shown as raw JSON")
+            self.unknown(lineno, ts, rec, "record whose type is not a name")
+        elif rtype is None and rec.get("record_type") is not None:
             self.skip(f"{rec.get('record_type')} record (legacy rollout bookkeeping)", lineno)
         elif rtype is None and self.records == 1 and is_legacy_header(rec):
             self.legacy = True

@@ -46,16 +46,22 @@ def is_project_dir(path: Path) -> bool:
     return False
 
 
-def _looks_sage_line(obj: dict[str, Any]) -> bool:
+def _foreign_line(obj: dict[str, Any]) -> bool:
     # Claude Code, HAIL and Codex lines carry a "type"; Claude Code a "message".
-    if any(key in obj for key in ("type", "message", "parentUuid", "sessionId", "payload")):
-        return False
+    return any(key in obj for key in ("type", "message", "parentUuid", "sessionId", "payload"))
+
+
+def _looks_sage_line(obj: dict[str, Any]) -> bool:
     return isinstance(obj.get("role"), str) and "content" in obj
 
 
 def looks_like_sage_lines(sniffed: Sniff) -> bool:
+    """No line of another format among the first few, and most of them sage's ``{role, content}``:
+    one damaged line (a ``role`` of ``1e400``) does not hide a whole conversation."""
     lines = list(sniffed.json_lines(5))
-    return bool(lines) and all(_looks_sage_line(obj) for obj in lines)
+    if not lines or any(_foreign_line(obj) for obj in lines):
+        return False
+    return 2 * sum(_looks_sage_line(obj) for obj in lines) >= len(lines)
 
 
 def is_session_file(head: str) -> bool:
