@@ -117,3 +117,55 @@ def test_strings_made_from_such_names_are_repaired_before_rendering(tmp_path: Pa
     for session in sessions:
         assert session.source.path.encode("utf-8")
         assert (session.cwd or "").encode("utf-8")
+
+
+@pytest.mark.parametrize("bad", ["1e400", '{"a": {"a": {"a": 1}}}', "-1", "null"])
+def test_a_damaged_first_record_does_not_hide_the_transcript(tmp_path: Path, bad: str) -> None:
+    """The header line that says what a file is, damaged: the file is still read from its later
+    records, with one line saying so (codex rollouts and Gemini chats name their format only there)."""
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    codex = archive / "damaged-codex.jsonl"
+    envelope = '{"timestamp":"2026-01-01T00:00:0%dZ","type":"%s","payload":%s}'
+    message = '{"type":"message","role":"user","content":[{"type":"input_text","text":"Fix the parser %d"}]}'
+    codex.write_text(
+        f'{{"timestamp":"2026-01-01T00:00:00Z","type":{bad},"payload":{{"id":"0199","cwd":"/w"}}}}\n'
+        + "\n".join(envelope % (i, "response_item", message % i) for i in (1, 2, 3))
+        + "\n"
+    )
+    gemini = archive / "damaged-gemini.jsonl"
+    gemini.write_text(
+        f'{{"sessionId":{bad},"projectHash":"abc","startTime":"2026-05-01T09:00:00Z"}}\n'
+        '{"id":"u1","timestamp":"2026-05-01T09:00:01Z","type":"user","content":"Explain the build"}\n'
+        '{"id":"g1","timestamp":"2026-05-01T09:00:02Z","type":"gemini","content":"It runs in stages."}\n'
+    )
+    problems = Problems(archive)
+    claims = {c.path.name: c.reader.name for c in discover(archive, problems).claims}
+    assert claims == {"damaged-codex.jsonl": "codex", "damaged-gemini.jsonl": "gemini"}
+    said = [p.message for p in problems.items if "do not say what this file is" in p.message]
+    assert len(said) == 2 and all("\n" not in m for m in said)
+    site = tmp_path / "site"
+    report = build_site(archive, site)
+    assert report.published and report.sessions == 2
+    pages = " ".join(p.read_text() for p in (site / "sessions").glob("*.html"))
+    assert "Fix the parser 3" in pages and "It runs in stages." in pages
+
+
+def test_a_renamed_cline_task_and_a_sage_conversation_with_a_bad_first_role_are_still_read(tmp_path: Path) -> None:
+    archive = tmp_path / "archive"
+    shutil.copytree(FIXTURES / "cline" / "tasks" / "1704103200000", archive / os.fsdecode(b"task-\xff\xfe"))
+    project = archive / "sage-project"
+    project.mkdir()
+    (project / "conversation.jsonl").write_text(
+        '{"role": 1e400, "content": "lost role"}\n'
+        '{"role": "user", "content": "Rename the module"}\n'
+        '{"role": "assistant", "content": "Renamed it."}\n'
+    )
+    problems = Problems(archive)
+    readers = sorted(c.reader.name for c in discover(archive, problems).claims)
+    assert readers == ["cline", "sage"]
+    site = tmp_path / "site"
+    report = build_site(archive, site)
+    assert report.published and report.sessions == 2
+    pages = " ".join(p.read_text(errors="replace") for p in (site / "sessions").glob("*.html"))
+    assert "Which Python is on PATH?" in pages and "Renamed it." in pages

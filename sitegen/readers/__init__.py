@@ -130,6 +130,14 @@ def _detects(reader: Reader, sniffed: Sniff, problems: Problems) -> bool:
         return False
 
 
+def _detects_records(reader: Reader, sniffed: Sniff, problems: Problems) -> bool:
+    try:
+        return reader.detect_records(sniffed)
+    except Exception as exc:  # noqa: BLE001 - a detect bug must not stop discovery
+        problems.add(sniffed.path, None, f"{reader.name} detect failed ({type(exc).__name__}: {exc})", "discover")
+        return False
+
+
 def _session_key(reader: Reader, sniffed: Sniff, problems: Problems) -> str | None:
     try:
         key = reader.session_key(sniffed)
@@ -317,7 +325,7 @@ def _offer_later_lines(
         for reader in readers:
             if reader.claims_directories and not reader.claims_files:
                 continue
-            if _detects(reader, later, problems):
+            if _detects(reader, later, problems) or _detects_records(reader, later, problems):
                 problems.add(
                     path,
                     None,

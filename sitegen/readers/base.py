@@ -205,6 +205,11 @@ class Reader:
         so discovery does not offer them again."""
         return []
 
+    def detect_records(self, sniffed: Sniff) -> bool:
+        """Whether the body records in ``sniffed`` (a JSON-lines file seen from a later line,
+        its header damaged) are this format's: discovery's second look. Off by default."""
+        return False
+
     def default_folders(self, plat: Platform) -> list[Path]:
         """Where the agent keeps its sessions on Linux, macOS and Windows, derived only from
         ``plat`` (home, environment, system) so tests can point it at a fake home.

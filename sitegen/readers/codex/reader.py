@@ -8,7 +8,7 @@ from pathlib import Path
 from sitegen.model import Problems, Session
 from sitegen.readers.base import Reader, Sniff
 from sitegen.readers.codex.family import family_of, head_of
-from sitegen.readers.codex.layout import META_HEAD, NAME, is_bare_item, is_legacy_header
+from sitegen.readers.codex.layout import ENVELOPE_TYPES, META_HEAD, NAME, is_bare_item, is_legacy_header
 from sitegen.readers.codex.nest import read_family, read_rollout
 
 
@@ -39,6 +39,18 @@ class CodexReader(Reader):
             if rec.get("record_type") == "state" or is_bare_item(rec):
                 return True
         return False
+
+    def detect_records(self, sniffed: Sniff) -> bool:
+        """A rollout's body: most records ``{timestamp, type, payload}`` envelopes of types Codex writes."""
+        records = list(sniffed.json_lines(6))
+        shaped = sum(
+            isinstance(rec.get("type"), str)
+            and rec["type"] in ENVELOPE_TYPES
+            and isinstance(rec.get("payload"), dict)
+            and "timestamp" in rec
+            for rec in records
+        )
+        return shaped >= 2 and 2 * shaped > len(records)
 
     def companions(self, path: Path) -> list[Path]:
         """The other rollouts of its family (its parent, its sub-agents and their snapshots)."""

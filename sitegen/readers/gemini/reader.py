@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from sitegen.model import Problems, Session
 from sitegen.readers.base import Reader, Sniff
 from sitegen.readers.gemini.detect import is_document, is_header, is_jsonl, top_level_keys
 from sitegen.readers.gemini.records import NAME, Chat, read_json_document, read_jsonl
 from sitegen.readers.gemini.session import build_session
+
+# The message types of a JSON-lines chat (a body record of another type is not judged Gemini's).
+BODY_TYPES = frozenset({"user", "gemini", "model", "assistant", "info", "error", "warning"})
 
 
 class GeminiReader(Reader):
@@ -34,12 +38,31 @@ class GeminiReader(Reader):
             return False
         return "messages" in keys or not complete
 
+    def detect_records(self, sniffed: Sniff) -> bool:
+        """A JSON-lines chat's body: messages ``{id, timestamp, type, content}`` of Gemini's types,
+        or its ``{"$set": …}`` updates."""
+        shaped = sum(_is_body_record(rec) for rec in sniffed.json_lines(6))
+        return shaped >= 2 and 2 * shaped > len(list(sniffed.json_lines(6)))
+
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
         chat: Chat | None = read_jsonl(path, problems) if is_jsonl(path) else read_json_document(path, problems)
         if chat is not None:
             session = build_session(chat)
             if session is not None:
                 yield session
+
+
+def _is_body_record(rec: dict[str, Any]) -> bool:
+    if set(rec) == {"$set"}:
+        return True
+    kind = rec.get("type")
+    return (
+        isinstance(kind, str)
+        and kind in BODY_TYPES
+        and isinstance(rec.get("id"), str)
+        and "content" in rec
+        and "timestamp" in rec
+    )
 
 
 READER = GeminiReader()
