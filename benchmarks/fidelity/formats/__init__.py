@@ -18,6 +18,10 @@ _MODULES = {
     "cline": "cline",
     "cursor": "cursor",
     "copilot_cli": "copilot_cli",
+    "cursor_agent": "cursor_agent",
+    "kiro": "kiro",
+    "openhands": "openhands",
+    "trae": "trae",
 }
 
 
