@@ -3,6 +3,7 @@ file names that are not UTF-8. Each is one problem line; the build always finish
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -169,3 +170,24 @@ def test_a_renamed_cline_task_and_a_sage_conversation_with_a_bad_first_role_are_
     assert report.published and report.sessions == 2
     pages = " ".join(p.read_text(errors="replace") for p in (site / "sessions").glob("*.html"))
     assert "Which Python is on PATH?" in pages and "Renamed it." in pages
+
+
+def test_a_damaged_field_that_names_a_json_document_costs_that_field_only(tmp_path: Path) -> None:
+    """HAIL's ``version``, an OpenCode export's ``info``, one of a sage session's messages: each
+    replaced by a bad value, the document is still recognised and the rest of it read."""
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    hail = json.loads((FIXTURES / "hail" / "session.hail.json").read_text())
+    hail["version"] = 5
+    (archive / "session.hail.json").write_text(json.dumps(hail))
+    export = json.loads((FIXTURES / "opencode" / "export.json").read_text())
+    export["info"] = [1e300]
+    (archive / "export.json").write_text(json.dumps(export, indent=2))
+    sage = json.loads((FIXTURES / "sage" / "sessions" / "refactor_notes.json").read_text())
+    sage["messages"][1] = {}
+    (archive / "refactor_notes.json").write_text(json.dumps(sage, indent=2))
+    problems = Problems(archive)
+    readers = {c.path.name: c.reader.name for c in discover(archive, problems).claims}
+    assert readers == {"session.hail.json": "hail", "export.json": "opencode", "refactor_notes.json": "sage"}
+    report = build_site(archive, tmp_path / "site")
+    assert report.published and report.sessions == 3

@@ -28,7 +28,8 @@ def looks_like_hail(sniffed: Sniff) -> bool:
     keys = top_level_keys(head)
     version = keys.get("version")
     if not (isinstance(version, str) and version.startswith("hail-") and "session_id" in keys):
-        return False
+        # A damaged version still leaves a document of HAIL events.
+        return "version" in keys and "session_id" in keys and "events" in keys and '"event_type"' in head
     # serde writes version, session_id, agent, context, events: a long context can push
     # "events" past the sniffed bytes, and then agent/context must do.
     return "events" in keys or (len(head) >= DETECT_BYTES // 2 and ("agent" in keys or "context" in keys))
@@ -49,7 +50,17 @@ def is_hail_record(obj: dict[str, Any]) -> bool:
 
 def is_hail_document(obj: dict[str, Any]) -> bool:
     version = obj.get("version")
-    return isinstance(version, str) and version.startswith("hail-") and "session_id" in obj and "events" in obj
+    if not ("session_id" in obj and "events" in obj):
+        return False
+    if isinstance(version, str) and version.startswith("hail-"):
+        return True
+    # A damaged version (a bad value) still leaves a document whose events are HAIL's.
+    events = obj.get("events")
+    return "version" in obj and isinstance(events, list) and any(_is_hail_event(e) for e in events[:3])
+
+
+def _is_hail_event(value: Any) -> bool:
+    return isinstance(value, dict) and "event_id" in value and isinstance(value.get("event_type"), dict)
 
 
 def is_acp_file(path: Path) -> bool:

@@ -44,3 +44,9 @@ def is_export(head: str) -> bool:
     if not compact.startswith('{"info":{'):
         return False
     return '"messages":' in head or ('"id":"ses_' in compact and ('"projectID"' in head or '"directory"' in head))
+
+
+def is_export_with_damaged_info(head: str) -> bool:
+    """An export whose ``info`` is not an object (a bad value): its messages still say what it is."""
+    compact = "".join(head.split())
+    return compact.startswith('{"info":') and '"messages":[{"info":{' in compact and '"sessionID":"ses_' in compact

@@ -10,7 +10,7 @@ from sitegen.model import Problems, Session
 from sitegen.readers.base import Reader, Sniff
 from sitegen.readers.opencode.assemble import sessions
 from sitegen.readers.opencode.database import DbSource
-from sitegen.readers.opencode.detect import NAME, is_db, is_db_name, is_export, is_tree
+from sitegen.readers.opencode.detect import NAME, is_db, is_db_name, is_export, is_export_with_damaged_info, is_tree
 from sitegen.readers.opencode.sources import ExportSource, Source, TreeSource
 
 
@@ -26,7 +26,7 @@ class OpenCodeReader(Reader):
         if is_db_name(path):
             return is_db(path)
         if path.suffix.lower() == ".json":
-            return is_export(sniffed.text(4096))
+            return is_export(sniffed.text(4096)) or is_export_with_damaged_info(sniffed.text())
         return False
 
     def companions(self, path: Path) -> list[Path]:

@@ -90,6 +90,6 @@ def _session_shaped(doc: dict[str, Any]) -> bool:
         return False
     if "workspace" not in doc and "provider" not in doc:
         return False
-    # A damaged entry (not an object) among them does not hide the rest; objects must have a role.
-    objects = [m for m in messages[:5] if isinstance(m, dict)]
-    return all("role" in m for m in objects) and (bool(objects) or not messages)
+    # A damaged entry among them does not hide the rest: most of the first few have a role.
+    with_role = sum(isinstance(m, dict) and "role" in m for m in messages[:5])
+    return not messages or 2 * with_role >= min(len(messages), 5)
