@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import shutil
 import sys
 import tempfile
@@ -85,6 +86,16 @@ class Outcome:
     kinds: Counter[str] = field(default_factory=Counter)
     lost: list[str] = field(default_factory=list)  # one bad value (or a name) cost a whole session
     slips: list[str] = field(default_factory=list)  # a record a reader's own guard caught (kept as raw JSON)
+
+
+# Formats whose file is a JSON array of sessions: a mutant that replaces one element (``@[i]``)
+# replaced a whole session, so that session is its own bad value, not a loss.
+SESSION_ARRAYS = frozenset({"claude_ai"})
+_TOP_ELEMENT = re.compile(r"@\[\d+\]$")
+
+
+def _whole_sessions_replaced(mutant: Mutant) -> int:
+    return int(mutant.seed.fmt in SESSION_ARRAYS and bool(_TOP_ELEMENT.search(mutant.how)))
 
 
 # ------------------------------------------------------------------------------------------- seeds
@@ -153,7 +164,7 @@ class Judge:
                 outcome.failures.append(f"{label}: {claim.reader.name} raised\n{traceback.format_exc()}")
         outcome.sessions += sessions
         outcome.expected += originals
-        if sessions < originals and not mutant.how.startswith("bytes"):
+        if sessions < originals - _whole_sessions_replaced(mutant) and not mutant.how.startswith("bytes"):
             said = "; ".join(str(p) for p in problems.items[:3])
             outcome.lost.append(f"{label}: {sessions} of {originals} sessions: {said}")
         outcome.problems += len(problems.items)
