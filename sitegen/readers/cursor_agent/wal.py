@@ -17,6 +17,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from sitegen.readers._util import connect_ro
+from sitegen.readers.sqlite_wal import apply_wal
 
 _MAGIC = (0x377F0682, 0x377F0683)  # little- and big-endian checksums
 _HEADER = 32
@@ -38,76 +39,26 @@ def wal_of(path: Path) -> Path | None:
 
 
 def connect(path: Path) -> sqlite3.Connection:
-    """The database read-only: immutable on disk without a WAL, else its WAL-applied image in memory.
+    """The database read-only: immutable on disk without a WAL, else its WAL-applied image in memory
+    (``sitegen.readers.sqlite_wal``, the toolkit's one reading of a log).
 
     Raises sqlite3.Error when the file is not a database, WalError when the WAL cannot be used."""
     wal = wal_of(path)
     if wal is None:
         return connect_ro(path)
-    image = applied(path.read_bytes(), wal.read_bytes())
+    try:
+        if path.stat().st_size + wal.stat().st_size > MAX_IMAGE:
+            raise WalError(f"{wal.name} is too big to apply in memory")
+        image = apply_wal(path.read_bytes(), wal.read_bytes())
+    except OSError as exc:
+        raise WalError(f"{wal.name} cannot be read ({exc})") from exc
+    if image is None:
+        raise WalError(f"{wal.name} is not a usable write-ahead log")
     conn = sqlite3.connect(":memory:", check_same_thread=False)
     conn.deserialize(image)
     conn.execute("PRAGMA query_only = ON")
     conn.text_factory = bytes
     return conn
-
-
-def applied(main: bytes, wal: bytes) -> bytes:
-    """The main file's pages with the WAL's committed frames laid over them."""
-    if len(wal) < _HEADER:
-        return main
-    magic, _version, page_size, _seq, salt1, salt2, sum1, sum2 = struct.unpack(">8I", wal[:_HEADER])
-    if magic not in _MAGIC or page_size < 512 or page_size & (page_size - 1):
-        return main  # not a WAL SQLite would use
-    order = ">" if magic & 1 else "<"
-    if _checksum(wal[:24], 0, 0, order) != (sum1, sum2):
-        return main
-    pages, size = _committed(wal, page_size, (salt1, salt2), (sum1, sum2), order)
-    if size is None:
-        return main
-    if size * page_size > MAX_IMAGE:
-        raise WalError(f"the database with its WAL would be {size * page_size} bytes")
-    image = bytearray(main[: size * page_size].ljust(size * page_size, b"\0"))
-    for number, offset in pages.items():
-        if number <= size:
-            image[(number - 1) * page_size : number * page_size] = wal[offset : offset + page_size]
-    if len(image) >= 20:
-        image[18:20] = b"\x01\x01"  # a rollback-journal database: what an in-memory copy can be
-    return bytes(image)
-
-
-def _committed(
-    wal: bytes, page_size: int, salts: tuple[int, int], sums: tuple[int, int], order: str
-) -> tuple[dict[int, int], int | None]:
-    """Page number -> offset of its newest committed frame, and the database size in pages."""
-    s1, s2 = sums
-    pending: dict[int, int] = {}
-    committed: dict[int, int] = {}
-    size: int | None = None
-    pos = _HEADER
-    while pos + _FRAME_HEADER + page_size <= len(wal):
-        number, after, salt1, salt2, frame1, frame2 = struct.unpack(">6I", wal[pos : pos + _FRAME_HEADER])
-        if (salt1, salt2) != salts or number == 0:
-            break
-        s1, s2 = _checksum(wal[pos : pos + 8], s1, s2, order)
-        s1, s2 = _checksum(wal[pos + _FRAME_HEADER : pos + _FRAME_HEADER + page_size], s1, s2, order)
-        if (s1, s2) != (frame1, frame2):
-            break
-        pending[number] = pos + _FRAME_HEADER
-        if after:  # a commit frame: everything so far is the database
-            committed.update(pending)
-            pending.clear()
-            size = after
-        pos += _FRAME_HEADER + page_size
-    return committed, size
-
-
-def _checksum(data: bytes, s1: int, s2: int, order: str) -> tuple[int, int]:
-    words = struct.unpack(f"{order}{len(data) // 4}I", data)
-    for i in range(0, len(words) - 1, 2):
-        s1 = (s1 + words[i] + s2) & 0xFFFFFFFF
-        s2 = (s2 + words[i + 1] + s1) & 0xFFFFFFFF
-    return s1, s2
 
 
 def schema_in_wal(path: Path, limit: int = 1 << 16) -> bytes:

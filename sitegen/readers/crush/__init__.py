@@ -1,0 +1,16 @@
+"""Crush (charmbracelet): the per-project ``.crush/crush.db`` SQLite database.
+
+Tables ``sessions`` (title, parent, token totals, cost), ``messages`` (role, ``parts``
+JSON array, model, provider, times) and ``files`` (snapshots of the files edits
+changed). Modules by job: ``wal`` (the database with its write-ahead log applied in
+memory), ``store`` (rows, type-checked and numbered as records), ``decode`` (the
+``parts`` column as an array), ``parts`` (one message's parts as events), ``calls``
+(tool calls and results), ``sessions`` (sessions and their nested sub-agents),
+``compressed`` (zstd, when available), ``reader``.
+"""
+
+from __future__ import annotations
+
+from sitegen.readers.crush.reader import READER, CrushReader
+
+__all__ = ["READER", "CrushReader"]
