@@ -253,13 +253,14 @@ def _words(text: str) -> list[str]:
 
 _FENCE_INFO = re.compile(r"^([ \t]*(?:```|~~~))[^\n`]*$", re.M)  # a code fence's language is not shown
 _LINK_TARGET = re.compile(r"\]\((?:[^()\s]|\([^()]*\))*(?:\s+\"[^\"]*\")?\)")
+_TASK_MARK = re.compile(r"(?m)^(\s*(?:[-*+]|\d+[.)])\s+)\[[ xX]\](?=\s)")  # a task list's box, drawn as a checkbox
 
 
 def _on_page(text: str, page: Page) -> bool:
     """Whether the page shows the text: nearly all of its 8-word pieces, in the page's words
     (as the build publishes it: secrets redacted; a markdown link shows its text, not its target; a fence,
     not its language)."""
-    words = _words(_FENCE_INFO.sub(r"\1", _LINK_TARGET.sub("]", _REDACTOR.text(text))))
+    words = _words(_TASK_MARK.sub(r"\1", _FENCE_INFO.sub(r"\1", _LINK_TARGET.sub("]", _REDACTOR.text(text)))))
     pieces = [" ".join(words[i : i + _SHINGLE]) for i in range(0, len(words), _SHINGLE)]
     found = sum(1 for piece in pieces if piece in page.windows or f" {piece} " in page.text)
     return found >= _ENOUGH * len(pieces) if len(pieces) > 2 else found == len(pieces)

@@ -98,6 +98,8 @@ def _judge_records(sniffed: Sniff) -> bool | None:
                 return True
         if "sessionId" not in obj or "uuid" not in obj:
             continue
+        if "systemPayload" in obj or (isinstance(obj.get("message"), dict) and "parts" in obj["message"]):
+            return False  # Qwen Code: Gemini-style parts, its own system payloads
         if kind in ("user", "assistant") and isinstance(obj.get("message"), dict):
             return True
         if kind in ("system", "progress") and "parentUuid" in obj:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,8 @@ from sitegen.readers.gemini.session import build_session
 
 # The message types of a JSON-lines chat (a body record of another type is not judged Gemini's).
 BODY_TYPES = frozenset({"user", "gemini", "model", "assistant", "info", "error", "warning"})
+
+_QWEN_MESSAGE = re.compile(r'"type"\s*:\s*"qwen"')
 
 
 class GeminiReader(Reader):
@@ -30,6 +33,8 @@ class GeminiReader(Reader):
         if line is None:
             return False
         head, _, obj = line
+        if _QWEN_MESSAGE.search(head) or any(part.lower() == ".qwen" for part in path.parts):
+            return False  # Qwen Code's older chats share this shape (its model's messages are "qwen")
         if obj is not None:
             return is_document(obj) or is_header(obj)
         # Pretty-printed, or one long line cut by the sniff: judge its top-level keys.
