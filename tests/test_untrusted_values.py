@@ -310,3 +310,23 @@ def test_a_token_in_a_codex_tag_or_a_claude_code_subtype_is_redacted(tmp_path: P
     assert report.published and report.sessions == 2
     published = "\n".join(p.read_text(errors="replace") for p in site.rglob("*") if p.is_file())
     assert token not in published and token[4:].lower() not in published.lower()
+
+
+def test_a_sub_agent_that_holds_its_own_call_is_drawn_once_not_without_end() -> None:
+    """Ids are untrusted: a sub-agent whose transcript holds the call that started it, and two
+    sub-agents that hold each other's calls, render (each drawn once), never recursing."""
+
+    def call(cid: str, eid: str) -> Event:
+        return Event(id=eid, kind=Kind.TOOL_CALL, tool_name="task", call_id=cid)
+
+    def agent(cid: str, eid: str, *children: Event) -> Event:
+        return Event(id=eid, kind=Kind.SUBAGENT, title=f"agent {eid}", call_id=cid, children=children)
+
+    selfish = agent("x", "a1", call("x", "c1"), Event(id="t1", kind=Kind.ASSISTANT, text="inside one"))
+    first = agent("p", "a2", call("q", "c2"), Event(id="t2", kind=Kind.ASSISTANT, text="inside two"))
+    second = agent("q", "a3", call("p", "c3"), Event(id="t3", kind=Kind.ASSISTANT, text="inside three"))
+    session = Session("loops", SourceRef("l.jsonl", "t"), "t", (selfish, first, second))
+    html = render_session_page(session)
+    for text in ("inside one", "inside two", "inside three"):
+        assert html.count(text) >= 1
+    assert html.count('id="e-a1"') + html.count("agent a1") >= 1

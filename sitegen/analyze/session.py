@@ -137,11 +137,52 @@ class PairedSession:
     def pair(self) -> None:
         """Fill ``results``, ``subagents`` and ``inline`` from the session's events."""
         calls = {e.call_id for e in walk(self.session.events) if e.kind == Kind.TOOL_CALL and e.call_id}
+        drawn_in = _DrawnIn(self.session.events)
         for event in walk(self.session.events):
             if event.call_id and event.call_id in calls:
                 if event.kind == Kind.TOOL_RESULT:
                     self.results.setdefault(event.call_id, []).append(event)
                     self.inline.add(event.id)
-                elif event.kind == Kind.SUBAGENT:
+                elif event.kind == Kind.SUBAGENT and drawn_in.attach(event):
                     self.subagents.setdefault(event.call_id, []).append(event)
                     self.inline.add(event.id)
+
+
+class _DrawnIn:
+    """Which sub-agents each event is drawn inside, so that drawing a sub-agent under its call
+    never puts it inside itself: a log whose sub-agent holds its own call (or two sub-agents
+    that hold each other's) would otherwise nest without end."""
+
+    def __init__(self, events: tuple[Event, ...]) -> None:
+        self.holders: dict[int, list[Event]] = {}  # id(event) -> the sub-agents it is drawn in
+        self.calls: dict[str, list[Event]] = {}
+        stack: list[tuple[tuple[Event, ...], Event | None]] = [(events, None)]
+        while stack:
+            level, holder = stack.pop()
+            for event in level:
+                self.holders[id(event)] = [holder] if holder is not None else []
+                if event.kind == Kind.TOOL_CALL and event.call_id:
+                    self.calls.setdefault(event.call_id, []).append(event)
+                if event.children:
+                    stack.append((event.children, event if event.kind == Kind.SUBAGENT else holder))
+
+    def attach(self, subagent: Event) -> bool:
+        """Draw ``subagent`` under every call with its id, unless that would draw it inside itself."""
+        calls = self.calls.get(subagent.call_id or "", [])
+        holders = [h for call in calls for h in self.holders.get(id(call), [])]
+        if self._reaches(holders, subagent):
+            return False
+        self.holders.setdefault(id(subagent), []).extend(holders)
+        return True
+
+    def _reaches(self, start: list[Event], subagent: Event) -> bool:
+        seen: set[int] = set()
+        todo = list(start)
+        while todo:
+            holder = todo.pop()
+            if holder is subagent:
+                return True
+            if id(holder) not in seen:
+                seen.add(id(holder))
+                todo.extend(self.holders.get(id(holder), []))
+        return False
