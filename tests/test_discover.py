@@ -14,6 +14,7 @@ from helpers import EXAMPLE, FIXTURES
 
 from sitegen.cli import main
 from sitegen.model import Problems
+from sitegen.readers import discover, registry
 from sitegen.readers.locations import AGENTS, candidates, find, parse_agent_dirs, platform, survey
 
 CLINE_TASKS = Path(".config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks")
@@ -236,7 +237,10 @@ def test_environment_and_windows_locations(tmp_path: Path) -> None:
 def test_candidates_cover_every_agent_and_os(tmp_path: Path) -> None:
     plat = platform(home=tmp_path, system="darwin")
     listed = candidates(plat)
-    assert {agent for agent, _ in listed} == set(AGENTS)
+    # Aider keeps no folder of its own (it writes into each project): found with --agent-dir only.
+    folderless = {r.agent for r in registry() if r.agent and not r.default_folders(plat)}
+    assert folderless == {"aider"}
+    assert {agent for agent, _ in listed} == set(AGENTS) - folderless
     paths = {p.relative_to(tmp_path).as_posix() for _, p in listed}
     for expected in (
         ".claude/projects",
@@ -254,3 +258,25 @@ def test_candidates_cover_every_agent_and_os(tmp_path: Path) -> None:
         ".sage/projects",
     ):
         assert expected in paths, expected
+
+
+def test_a_walk_enters_the_hidden_folders_and_files_a_format_lives_under(tmp_path: Path) -> None:
+    """A project archived with its committed ``.crush/``, ``.qwen/`` and aider transcript: those are
+    read; other hidden folders (``.git``, ``.venv``) are still skipped."""
+    project = tmp_path / "archive" / "shop"
+    (project / ".crush").mkdir(parents=True)
+    shutil.copyfile(FIXTURES / "crush" / "crush.db", project / ".crush" / "crush.db")
+    chats = project / ".qwen" / "projects" / "shop" / "chats"
+    chats.mkdir(parents=True)
+    shutil.copyfile(FIXTURES / "qwen_code" / "5e0c2a1e-0000-4000-8000-00000000a0a0.jsonl", chats / "5e0c2a1e.jsonl")
+    shutil.copyfile(FIXTURES / "aider" / "bakery.aider.chat.history.md", project / ".aider.chat.history.md")
+    (project / ".venv").mkdir()
+    (project / ".venv" / "pyvenv.json").write_text("{}")
+    problems = Problems()
+    claims = sorted((c.reader.name, c.path.relative_to(project).as_posix()) for c in discover(project, problems).claims)
+    assert claims == [
+        ("aider", ".aider.chat.history.md"),
+        ("crush", ".crush/crush.db"),
+        ("qwen_code", ".qwen/projects/shop/chats/5e0c2a1e.jsonl"),
+    ]
+    assert not [p for p in problems.items if ".venv" in str(p)]

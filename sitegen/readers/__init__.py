@@ -49,6 +49,10 @@ READER_MODULES = (
     "cline",
     "amp",
     "copilot_cli",
+    "chatgpt",
+    "aider",
+    "continue_dev",
+    "gemini_takeout",
     "qwen_code",
     "kimi_cli",
     "pi",
@@ -207,13 +211,16 @@ def discover(
             _offer_file(root, readers, result, problems, set())  # a root given as a symlink is fine
         return result
     dir_readers = [r for r in readers if r.claims_directories]
+    dot_names = {name for r in readers for name in r.dot_names}  # hidden names a format lives under
     consumed: set[Path] = set()
     for dirpath, dirnames, filenames in os.walk(
         root, onerror=lambda e: problems.add(e.filename or root, None, f"cannot list: {e.strerror}", "discover")
     ):
         here = Path(dirpath)
         dirnames[:] = sorted(
-            d for d in dirnames if d not in _SKIP_DIRS and not d.startswith(".") and not keep.excludes(here / d)
+            d
+            for d in dirnames
+            if d not in _SKIP_DIRS and (not d.startswith(".") or d in dot_names) and not keep.excludes(here / d)
         )
         for name in dirnames:
             if (here / name).is_symlink():  # not walked (os.walk keeps to real folders): only said when it leads out
@@ -230,7 +237,7 @@ def discover(
             consumed.update(comps)
             result.claims.append(Claim(claimed, here, comps))
         for name in sorted(filenames):
-            if name.startswith("."):
+            if name.startswith(".") and name not in dot_names:
                 continue
             path = here / name
             if path in consumed or not keep.allows(path):

@@ -154,6 +154,9 @@ class Reader:
     name: str = ""  # short format name, also used in session ids
     claims_directories: bool = False  # the format is a folder (sage project, Cline task, ...)
     claims_files: bool = False  # a folder reader that also reads single files
+    # Hidden files or folders of this format that a walk of an archive enters (a project's
+    # committed ``.crush/``, ``.aider.chat.history.md``); every other dot-name is skipped.
+    dot_names: tuple[str, ...] = ()
     agent: str = ""  # the agent's name in ``sessite discover`` ("qwen-code"); "" when the reader declares no folders
 
     def detect(self, sniff: Sniff) -> bool:

@@ -23,6 +23,7 @@ _MAX_PROJECTS = 5000
 
 class CrushReader(Reader):
     name = NAME
+    dot_names = (".crush",)  # found inside an archived project, too
     agent = AGENT
 
     def detect(self, sniffed: Sniff) -> bool:

@@ -32,6 +32,7 @@ _LINE_KEYS = frozenset({"role", "message"})
 
 class CursorAgentReader(Reader):
     name = NAME
+    dot_names = (".cursor",)  # found inside an archived project, too
     agent = AGENT
 
     def detect(self, sniffed: Sniff) -> bool:

@@ -31,6 +31,7 @@ class KimiCliReader(Reader):
     """A session folder (its log, contexts and state read together), or one log file on its own."""
 
     name = NAME
+    dot_names = (".kimi",)  # found inside an archived project, too
     agent = AGENT
     claims_directories = True
     claims_files = True

@@ -37,6 +37,7 @@ HANDLERS = {
 
 class QwenCodeReader(Reader):
     name = NAME
+    dot_names = (".qwen",)  # found inside an archived project, too
     agent = AGENT
 
     def detect(self, sniffed: Sniff) -> bool:
