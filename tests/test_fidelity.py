@@ -8,6 +8,7 @@ with its result; no record type the readers know is shown as raw JSON.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 from helpers import REPO
@@ -18,13 +19,15 @@ from fidelity.check import Figures, Page, Report, _on_page, _words, check  # noq
 from fidelity.formats import enumerator  # noqa: E402
 
 REAL = REPO.parent / "shared" / "formats" / "real"
+REAL_AGENTS = REPO.parent / "shared" / "formats" / "real-agents"  # the agents of the "every agent" issue
 
 
-@pytest.fixture(scope="module")
-def report() -> Report:
-    if not REAL.is_dir():
-        pytest.skip("../shared/formats/real is not here")
-    return check(REAL)
+@pytest.fixture(scope="module", params=[REAL, REAL_AGENTS], ids=["real", "real-agents"])
+def report(request: pytest.FixtureRequest) -> Report:
+    corpus: Path = request.param
+    if not corpus.is_dir():
+        pytest.skip(f"../shared/formats/{corpus.name} is not here")
+    return check(corpus)
 
 
 def _covered(report: Report) -> dict[str, Figures]:

@@ -43,7 +43,8 @@ def _opening(head: str) -> bool:
 
 def _judge(obj: dict[str, Any]) -> bool | None:
     """True for a Qwen Code record, False for a record of the look-alike (Claude Code), None when it does not tell."""
-    if obj.get("type") not in RECORD_TYPES or "uuid" not in obj or "sessionId" not in obj:
+    kind = obj.get("type")
+    if not isinstance(kind, str) or kind not in RECORD_TYPES or "uuid" not in obj or "sessionId" not in obj:
         return None
     message = obj.get("message")
     if isinstance(message, dict):
