@@ -196,6 +196,12 @@ def table_names(path: Path) -> set[str]:
     return {as_str(row[0]) for row in rows}
 
 
+def named(value: Any, names: frozenset[str] | set[str] | tuple[str, ...]) -> bool:
+    """Whether ``value`` is one of ``names``: an untrusted value of another type (a list, an
+    object: unhashable) is simply not one, instead of raising inside a ``detect``."""
+    return isinstance(value, str) and value in names
+
+
 def as_str(value: Any) -> str:
     """A SQLite cell as text (bytes decoded leniently)."""
     if isinstance(value, (bytes, bytearray)):
@@ -220,8 +226,12 @@ def wal_note(path: Path) -> str | None:
 
 
 def iter_rows(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] = ()) -> Iterator[dict[str, Any]]:
-    """Rows as dicts keyed by column name."""
-    cursor = conn.execute(sql, params)
-    names = [d[0] for d in cursor.description or ()]
+    """Rows as dicts keyed by column name (a damaged schema whose names are not UTF-8 is a
+    ``sqlite3.DatabaseError``, which every reader of a database already answers)."""
+    try:
+        cursor = conn.execute(sql, params)
+        names = [d[0] for d in cursor.description or ()]
+    except UnicodeDecodeError as exc:
+        raise sqlite3.DatabaseError(f"the database's schema is not valid UTF-8 ({exc.reason})") from exc
     for row in cursor:
         yield dict(zip(names, row))

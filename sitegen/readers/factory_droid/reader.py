@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.model import GitRefs, Problems, Session
-from sitegen.readers._util import text_of
+from sitegen.readers._util import named, text_of
 from sitegen.readers.base import Reader, Sniff
 from sitegen.readers.factory_droid import store, stream
 from sitegen.readers.factory_droid.state import DroidFile
@@ -82,7 +82,7 @@ def _settings(path: Path) -> Path | None:
 
 
 def _streamed(record: dict[str, Any]) -> bool:
-    return record.get("type") in stream.STREAM_TYPES and bool(stream.session_of(record))
+    return named(record.get("type"), stream.STREAM_TYPES) and bool(stream.session_of(record))
 
 
 def _droid_only(record: dict[str, Any]) -> bool:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.model import Kind, Problems, Session
-from sitegen.readers._util import obj, shorten, text_of
+from sitegen.readers._util import named, obj, shorten, text_of
 from sitegen.readers.base import Reader, Sniff, parse_time
 from sitegen.readers.pi import messages
 from sitegen.readers.pi.index import index_file
@@ -58,7 +58,7 @@ class PiReader(Reader):
             return "version" in first and isinstance(first.get("id"), str) and ("cwd" in first or "timestamp" in first)
         entries = list(sniffed.json_lines(5))  # a header cut off: entries of pi's own types, tree-linked
         return len(entries) >= 2 and all(
-            e.get("type") in ENTRY_TYPES and "parentId" in e and "id" in e for e in entries
+            named(e.get("type"), ENTRY_TYPES) and "parentId" in e and "id" in e for e in entries
         )
 
     def session_key(self, sniffed: Sniff) -> str | None:
