@@ -19,6 +19,7 @@ from typing import Any
 from sitegen.model import Block
 from sitegen.readers._util import obj, text_of
 from sitegen.readers.base import as_text
+from sitegen.readers.labels import humanize
 
 
 @dataclass
@@ -90,12 +91,12 @@ def _part(part: dict[str, Any], shown: Shown) -> str:
         return text_of(part.get("text")) or ""
     if kind in ("audio_asset_pointer", "real_time_user_audio_video_asset_pointer"):
         audio = obj(part.get("audio_asset_pointer")) or part
-        shown.blocks.append(Block("audio", uri=text_of(audio.get("asset_pointer")), title=kind.replace("_", " ")))
+        shown.blocks.append(Block("audio", uri=text_of(audio.get("asset_pointer")), title=humanize(kind, capital=False)))
         video = part.get("video_container_asset_pointer") or part.get("frames_asset_pointers")
         if video:
             shown.blocks.append(Block("json", data=video, title="video frames"))
         return ""
-    shown.blocks.append(Block("json", data=part, title=kind.replace("_", " ")))
+    shown.blocks.append(Block("json", data=part, title=humanize(kind, capital=False)))
     return text_of(part.get("text")) or ""
 
 

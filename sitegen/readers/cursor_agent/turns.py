@@ -17,6 +17,7 @@ from datetime import datetime
 
 from sitegen.readers.base import parse_time
 from sitegen.readers.cursor_agent.vocabulary import CONTEXT_TITLES, QUERY_TAG
+from sitegen.readers.labels import humanize
 
 # A block opens at the start of a line with <tag> (or <tag attr=…>) and closes with </tag>.
 _OPEN = re.compile(r"^<([A-Za-z][\w-]{0,60})(?:\s[^<>\n]{0,300})?>[ \t]*\n?", re.M)
@@ -61,7 +62,7 @@ def split_turn(text: str) -> Turn:
 
 
 def context_title(tag: str) -> str:
-    return CONTEXT_TITLES.get(tag) or tag.replace("_", " ").capitalize()
+    return CONTEXT_TITLES.get(tag) or humanize(tag)
 
 
 def branch_of(git_status: str) -> str | None:
