@@ -91,7 +91,8 @@ def _part(part: dict[str, Any], shown: Shown) -> str:
         return text_of(part.get("text")) or ""
     if kind in ("audio_asset_pointer", "real_time_user_audio_video_asset_pointer"):
         audio = obj(part.get("audio_asset_pointer")) or part
-        shown.blocks.append(Block("audio", uri=text_of(audio.get("asset_pointer")), title=humanize(kind, capital=False)))
+        title = humanize(kind, capital=False)
+        shown.blocks.append(Block("audio", uri=text_of(audio.get("asset_pointer")), title=title))
         video = part.get("video_container_asset_pointer") or part.get("frames_asset_pointers")
         if video:
             shown.blocks.append(Block("json", data=video, title="video frames"))
