@@ -98,6 +98,8 @@ def test_links_are_relative_and_resolve(example_site):
                     )
                 if parts.scheme or url.startswith("#"):
                     continue
+                if page.name == "404.html" and url.startswith("../") and url.endswith("static/notfound.js"):
+                    continue  # asked for at each depth: Pages serves 404.html deep in the site
                 assert not url.startswith("/"), f"{page.name}: absolute link {url} breaks under a project path"
                 target = (page.parent / unquote(parts.path)).resolve()
                 assert target.is_file(), f"{page.relative_to(site)}: broken link {url}"

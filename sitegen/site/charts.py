@@ -23,6 +23,8 @@ from datetime import UTC, date, datetime, timedelta
 from sitegen.analyze.insights import GAP, TIME_KINDS, TimeSpan
 
 MAX_COLUMNS = 104
+WIDE = 1000  # user units of a chart drawn for a laptop
+NARROW = 400  # and of its second drawing for a phone (static/insights.css shows one of the two)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,8 @@ class Chart:
     xlabels: list[tuple[float, float, str, str]] = field(default_factory=list)  # x, y, text, anchor
     legend: list[tuple[str, str]] = field(default_factory=list)  # css class, text
     links: bool = True  # marks are keyboard-reachable links (False: pointer shortcuts only)
+    label_anchor: str = "end"  # of the marks' labels: "end" (left of a bar) or "start" (above it)
+    narrow: Chart | None = None  # the same figures drawn for a phone's width, where this one would shrink
 
 
 def r1(v: float) -> float:
@@ -205,9 +209,11 @@ def column_chart(
     unit: str = "",
     extra: Callable[[int], str] | None = None,  # more words for a column's title
     height: int = 200,
+    width: int = WIDE,
 ) -> Chart:
-    """Stacked columns over time; each column links to its period."""
-    width, left, right, top, bottom = 1000, 52, 8, 10, 26
+    """Stacked columns over time; each column links to its period. A wide chart carries
+    its ``narrow`` drawing: the same columns, with fewer axis labels, for a phone."""
+    left, right, top, bottom = 52, 8, 10, 26
     plot_w, plot_h = width - left - right, height - top - bottom
     totals = [sum(v) for v in values]
     peak = max(totals, default=0)
@@ -243,14 +249,29 @@ def column_chart(
         name = period.label[:1].upper() + period.label[1:]
         hit = Seg("hit", r1(left + i * band), top, r1(band), plot_h)
         chart.marks.append(Mark(f"{name}: {figures}", segs, link(period) if total else None, hit, row=(name, figures)))
-    every = max(1, math.ceil(len(cols) / 8))
-    for i, period in enumerate(cols):
-        if i % every == 0:
-            chart.xlabels.append((r1(left + i * band + band / 2), height - 8, period.short, "middle"))
+    chart.xlabels = _axis_labels(cols, left, band, width, height)
     if len(series) > 1:
         chart.legend = [(cls, name) for cls, name in series]
     chart.desc = _columns_desc(cols, totals, fmt, unit)
+    if width >= WIDE:
+        chart.narrow = column_chart(
+            f"{chart_id}-n", title, cols, series, values, link, fmt, unit, extra, height, width=NARROW
+        )
     return chart
+
+
+def _axis_labels(
+    cols: Sequence[Period], left: float, band: float, width: int, height: int
+) -> list[tuple[float, float, str, str]]:
+    """About eight period names under a wide chart, four under a narrow one; the last stays inside."""
+    every = max(1, math.ceil(len(cols) / (8 if width >= WIDE else 4)))
+    labels: list[tuple[float, float, str, str]] = []
+    for i, period in enumerate(cols):
+        if i % every == 0:
+            x = r1(left + i * band + band / 2)
+            anchor = "end" if x > width - 40 else "middle"
+            labels.append((min(x, width - 2) if anchor == "end" else x, height - 8, period.short, anchor))
+    return labels
 
 
 def _columns_desc(cols: Sequence[Period], totals: Sequence[float], fmt: Callable[[float], str], unit: str) -> str:
@@ -278,18 +299,30 @@ class BarRow:
 
 
 def bar_chart(
-    chart_id: str, title: str, rows: Sequence[BarRow], desc: str, legend: Sequence[tuple[str, str]] = ()
+    chart_id: str,
+    title: str,
+    rows: Sequence[BarRow],
+    desc: str,
+    legend: Sequence[tuple[str, str]] = (),
+    width: int = WIDE,
 ) -> Chart:
-    """Horizontal bars, one linked row each, largest first."""
-    width, row_h, label_w = 1000, 26, 300
-    value_w = min(max((len(row.value) for row in rows), default=0) * 7 + 16, 420)  # room for the longest value text
+    """Horizontal bars, one linked row each, largest first: labels left of the bars on a
+    wide chart; above them on its ``narrow`` drawing, where a label column would not fit."""
+    stacked = width < WIDE
+    row_h, label_w, cut = (40, 0, 48) if stacked else (26, 300, 40)
+    longest = max((len(row.value) for row in rows), default=0)
+    # room for the longest value text; on a narrow chart the bars give way to it, down to a third of the width
+    value_w = min(longest * 6.5 + 12, width * 2 / 3) if stacked else min(longest * 7 + 16, 420)
     height = max(len(rows), 1) * row_h + 4
-    bar_x = label_w + 10
+    bar_x = 0 if stacked else label_w + 10
     bar_span = width - bar_x - value_w
     peak = max((row.parts[0][1] for row in rows if row.parts), default=0) or 1
     chart = Chart(chart_id, "bars", title, desc, width, height, legend=list(legend))
+    if stacked:
+        chart.label_anchor = "start"
     for i, row in enumerate(rows):
         y = 2 + i * row_h
+        bar_y, bar_h = (y + 20, row_h - 26) if stacked else (y + 5, row_h - 10)
         segs = []
         end: float = bar_x
         for j, (cls, v) in enumerate(row.parts):
@@ -297,18 +330,20 @@ def bar_chart(
             if j == 0:
                 end = bar_x + w
             if w > 0:
-                segs.append(Seg(cls, bar_x, r1(y + 5), r1(max(w, 1.5)), row_h - 10))
-        label = row.label if len(row.label) <= 40 else row.label[:39] + "…"
+                segs.append(Seg(cls, bar_x, r1(bar_y), r1(max(w, 1.5)), bar_h))
+        label = row.label if len(row.label) <= cut else row.label[: cut - 1] + "…"
         chart.marks.append(
             Mark(
                 row.title,
                 segs,
                 row.href,
                 Seg("hit", 0, y, width, row_h),
-                label=(label_w, r1(y + row_h / 2 + 4), label),
-                value=(r1(end + 8), r1(y + row_h / 2 + 4), row.value),
+                label=(0, y + 14, label) if stacked else (label_w, r1(y + row_h / 2 + 4), label),
+                value=(r1(end + 8), r1(bar_y + bar_h / 2 + 4), row.value),
             )
         )
+    if not stacked:
+        chart.narrow = bar_chart(f"{chart_id}-n", title, rows, desc, legend, width=NARROW)
     return chart
 
 

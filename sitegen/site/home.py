@@ -28,6 +28,9 @@ from sitegen.site.writer import SiteWriter
 
 PROJECTS_ON_INSIGHTS = 25  # rows in the projects table of insights.html; insights/projects.html lists all
 FILES_PER_PROJECT = 10
+# 404.html finds the site root from this many folders deep (static/notfound.js); GitHub Pages
+# serves it at any missing address; the deepest of this site's own pages are three folders down
+NOT_FOUND_DEPTH = 5
 
 
 # one row of index.html: the summary, the tools it called, its models, the files it edited
@@ -106,7 +109,9 @@ class SessionIndex:
             )
         if self.projects:
             plans.append(Page(PROJECTS_URL, "projects.html", {"projects": project_rows(self.projects)}, home.deps))
-        plans.append(not_found_page())
+        missing = not_found_page()
+        missing.context.update(not_found_depth=NOT_FOUND_DEPTH)
+        plans.append(missing)
         return plans
 
     def write(self, writer: SiteWriter, renderer: Renderer, problems: Problems) -> None:

@@ -1,7 +1,12 @@
 """The git-ref pages: an index by repository and kind, one page per repository and one per ref.
 
 An aggregate (see aggregate.py): fed each session as it streams past, it keeps
-only ref keys, event anchors and short snippets, and writes its pages at the end.
+only ref keys, event anchors, short snippets and issue titles, and writes its pages at the end.
+
+A session that names no remote scopes its refs by its working directory; when other
+sessions in that directory named the remote (``analyze/refs/workdirs.py``), its refs join
+that repository's. Its own page was rendered alone and still links the working
+directory's ref URLs: each of those becomes a small page that forwards to the joined one.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from sitegen.analyze.refs import (
     clear_cache,
     session_refs,
 )
+from sitegen.analyze.refs.workdirs import WorkdirRepos
 from sitegen.config import SiteConfig
 from sitegen.model import Problems
 from sitegen.parallel import aggregate_jobs
@@ -32,6 +38,8 @@ from sitegen.site.render import Renderer
 from sitegen.site.urls import REFS_INDEX_URL, ref_url, repo_refs_url
 from sitegen.site.view import SessionView
 from sitegen.site.writer import SiteWriter
+
+INDEX_OPEN_LIMIT = 300  # refs in the archive up to which the index shows every repository open
 
 
 @dataclass(slots=True)
@@ -68,9 +76,25 @@ class _RefData:
     def full_name(self) -> str:
         return max(self.names, key=len) if self.names else self.key.name
 
+    def absorb(self, other: _RefData) -> None:
+        """Take in the same ref as seen under another scope (a working directory now known to be this repository)."""
+        for name in other.names:
+            self.names.setdefault(name)
+        self.pr |= other.pr
+        self.related |= other.related
+        for sid, seen in other.sessions.items():
+            mine = self.sessions.get(sid)
+            if mine is None:
+                self.sessions[sid] = seen
+                continue
+            mine.worked |= seen.worked
+            mine.archive &= seen.archive
+            mine.more += seen.more
+            mine.mentions.extend(m for m in seen.mentions if m not in mine.mentions)
+
 
 # what a worker collects of one session: its info, scope, refs, relations, archive-wide
-# candidates (short hex, snippet) and each mentioned event's link
+# candidates (short hex, snippet), each mentioned event's link and the issue titles gh showed it
 _Collected = tuple[
     _SessionInfo,
     Repo,
@@ -78,6 +102,7 @@ _Collected = tuple[
     list[tuple[RefKey, RefKey]],
     list[tuple[str, Mention]],
     dict[str, str],
+    dict[RefKey, str],
 ]
 
 
@@ -90,6 +115,10 @@ class GitRefsIndex:
         self.refs: dict[RefKey, _RefData] = {}
         self.scopes: dict[Repo, set[str]] = {}  # repository -> sessions that worked in it
         self.candidates: list[tuple[str, Repo, str, str, Mention]] = []  # session, scope, sha, link, snippet
+        self.titles: dict[RefKey, tuple[float, str]] = {}  # issue -> (when the session that said it started, title)
+        self.workdirs = WorkdirRepos()  # working directory -> the repositories its sessions named
+        self.moved: dict[RefKey, RefKey] = {}  # a working directory's ref -> the same ref of its repository
+        self.moved_repos: dict[Repo, Repo] = {}
         self.jobs = aggregate_jobs(config)  # its thousands of pages render on every core
 
     name = "refs"
@@ -101,7 +130,7 @@ class GitRefsIndex:
         session that draws it (``SessionView.event_url``); "" when the event has no anchor.
         """
         found = session_refs(view.session, self.forge)
-        if not found.refs and not found.scope.known and not found.candidates:
+        if not found.refs and not found.scope.known and not found.candidates and not found.titles:
             return None
         s = view.summary
         info = _SessionInfo(s.id, s.url, s.title, s.agent, s.started, s.cwd)
@@ -109,16 +138,29 @@ class GitRefsIndex:
             m.event_id for _, m in found.candidates
         }
         links = {eid: view.event_url(eid) if eid in view.anchors else "" for eid in ids}
-        return info, found.scope, list(found.refs.values()), list(found.relations), list(found.candidates), links
+        return (
+            info,
+            found.scope,
+            list(found.refs.values()),
+            list(found.relations),
+            list(found.candidates),
+            links,
+            found.titles,
+        )
 
     def add(self, item: _Collected | None) -> None:
         if item is None:
             return
-        info, scope, refs, relations, candidates, links = item
+        info, scope, refs, relations, candidates, links, titles = item
         sid = info.id
         self.sessions[sid] = info
+        self.workdirs.add(info.cwd, scope)
         if scope.known or any(ref.key.repo == scope for ref in refs):
             self.scopes.setdefault(scope, set()).add(sid)
+        when = info.started.timestamp() if info.started else 0.0
+        for key, title in titles.items():
+            if when >= self.titles.get(key, (when, ""))[0]:  # the latest session's word for it
+                self.titles[key] = (when, title)
         for ref in refs:
             data = self.refs.get(ref.key)
             if data is None:
@@ -137,6 +179,30 @@ class GitRefsIndex:
             self.candidates.append((sid, scope, sha, links.get(mention.event_id, ""), mention))
 
     # ---- archive-wide rules
+
+    def join_workdirs(self) -> None:
+        """Refs scoped by a working directory whose repository other sessions named join that repository's."""
+        self.moved_repos = self.workdirs.resolve({key.repo for key in self.refs} | set(self.scopes))
+        if not self.moved_repos:
+            return
+        for key in [k for k in self.refs if k.repo in self.moved_repos]:
+            data = self.refs.pop(key)
+            new = RefKey(self.moved_repos[key.repo], key.kind, key.name)
+            self.moved[key] = new
+            if new in self.refs:
+                self.refs[new].absorb(data)
+            else:
+                data.key = new
+                self.refs[new] = data
+        for data in self.refs.values():
+            data.related = {self.moved.get(k, k) for k in data.related} - {data.key}
+        for old, new_repo in self.moved_repos.items():
+            self.scopes.setdefault(new_repo, set()).update(self.scopes.pop(old, ()))
+        self.candidates = [(s, self.moved_repos.get(r, r), sha, link, m) for s, r, sha, link, m in self.candidates]
+        for old_key, new_key in self.moved.items():
+            said = self.titles.pop(old_key, None)
+            if said is not None and said[0] >= self.titles.get(new_key, said)[0]:
+                self.titles[new_key] = said
 
     def resolve_candidates(self) -> None:
         """Rule 4 across the archive: a bare short hex that is the prefix of a full SHA
@@ -175,6 +241,7 @@ class GitRefsIndex:
         clear_cache()  # drop the last session it held
         for error in self.forge.errors:
             problems.add("forge_url", None, error, "config")
+        self.join_workdirs()
         self.resolve_candidates()
         host = self.forge.default_host
         by_repo: dict[Repo, list[_RefData]] = {}
@@ -192,15 +259,36 @@ class GitRefsIndex:
             index_rows.append(page.context["group"])
         deps = tuple(sorted(self.sessions))
         kinds = {k: sum(1 for d in self.refs if d.kind == k) for k in KINDS}
-        pages.append(
-            Page(
-                REFS_INDEX_URL,
-                "refs_index.html",
-                {"repos": index_rows, "kinds": kinds, "kind_labels": KIND_LABELS, "session_count": len(self.sessions)},
-                deps,
-            )
-        )
+        context = {
+            "repos": index_rows,
+            "kinds": kinds,
+            "kind_labels": KIND_LABELS,
+            "session_count": len(self.sessions),
+            "titled": len(self.titles),
+            "open": sum(kinds.values()) <= INDEX_OPEN_LIMIT,
+        }
+        pages.append(Page(REFS_INDEX_URL, "refs_index.html", context, deps))
+        pages.extend(self._forwards())
         render_pages(pages, writer, renderer, problems, self.jobs)
+
+    def _forwards(self) -> list[Page]:
+        """A page at each URL a joined working directory's refs had (session pages link them), forwarding."""
+        host = self.forge.default_host
+        pages = []
+        for old, new in self.moved.items():
+            data = self.refs[new]
+            label = ref_label(new, data.full_name, None, host, data.pr)
+            deps = tuple(sorted(data.sessions))
+            pages.append(Page(ref_url(old), "ref.html", {"moved": {"url": ref_url(new), "label": label}}, deps))
+        for old_repo, repo in self.moved_repos.items():
+            moved = {"url": repo_refs_url(repo), "label": repo.label(host)}
+            deps = tuple(sorted(self.scopes.get(repo, ())))
+            pages.append(Page(repo_refs_url(old_repo), "ref.html", {"moved": moved}, deps))
+        return pages
+
+    def title_of(self, key: RefKey) -> str | None:
+        said = self.titles.get(key)
+        return said[1] if said else None
 
     def _repo_info(self, repo: Repo) -> dict[str, Any]:
         host = self.forge.default_host
@@ -220,7 +308,7 @@ class GitRefsIndex:
         return {
             "kind": data.key.kind,
             "label": ref_label(data.key, data.full_name, scope, host, data.pr),
-            "title": ref_title(data.key, data.full_name, host, data.pr),
+            "title": ref_title(data.key, data.full_name, host, data.pr, self.title_of(data.key)),
             "url": ref_url(data.key),
             "pr": data.pr,
             "sessions": len(data.sessions),
@@ -228,6 +316,7 @@ class GitRefsIndex:
             "mentions": sum(len(s.mentions) + s.more for s in data.sessions.values()),
             "last": max(dates) if dates else None,
             "forge": self.forge.url(data.key.repo, data.key.kind, data.full_name, data.pr),
+            "subject": self.title_of(data.key),
         }
 
     def _repo_page(self, repo: Repo, refs: list[_RefData]) -> Page:
@@ -277,6 +366,7 @@ class GitRefsIndex:
                     "kind": KIND_SINGULAR[r.kind] if not (r.kind == "issue" and self.refs[r].pr) else "pull request",
                     "url": ref_url(r),
                     "title": ref_title(r, self.refs[r].full_name, host, self.refs[r].pr),
+                    "subject": self.title_of(r),
                 }
                 for r in data.related
                 if r in self.refs
@@ -293,6 +383,7 @@ class GitRefsIndex:
                 "shas": sorted(n for n in data.names if len(n) == 40) if key.kind == "commit" else [],
                 "forge": self.forge.url(key.repo, key.kind, full, data.pr),
                 "title": ref_title(key, full, host, data.pr),
+                "subject": self.title_of(key),
             },
             "repo": self._repo_info(key.repo),
             "entries": entries,

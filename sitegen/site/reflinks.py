@@ -61,11 +61,12 @@ def ref_label(key: RefKey, name: str, scope: Repo | None, default_host: str | No
     return f"{prefix}:{name}" if prefix else name
 
 
-def ref_title(key: RefKey, name: str, default_host: str | None, pr: bool = False) -> str:
+def ref_title(key: RefKey, name: str, default_host: str | None, pr: bool = False, title: str | None = None) -> str:
+    """A ref's tooltip: ``pull request #57 in acme/webapp: Add login form`` (the title when gh named it)."""
     kind = "pull request" if key.kind == "issue" and pr else KIND_SINGULAR[key.kind]
     where = key.repo.label(default_host) if key.repo.known else "an unknown repository"
     shown = f"#{name}" if key.kind == "issue" else (f"!{name}" if key.kind == "mr" else name)
-    return f"{kind} {shown} in {where}"
+    return f"{kind} {shown} in {where}" + (f": {title}" if title else "")
 
 
 class RefHelpers:
@@ -94,7 +95,7 @@ class RefHelpers:
                 RefItem(
                     ref.key.kind,
                     ref_label(ref.key, name, scope, host, ref.pr),
-                    ref_title(ref.key, name, host, ref.pr) + ("" if ref.worked else " (mentioned)"),
+                    ref_title(ref.key, name, host, ref.pr, ref.title) + ("" if ref.worked else " (mentioned)"),
                     ref_url(ref.key),
                     forge.url(ref.key.repo, ref.key.kind, name, ref.pr),
                     ref.worked,
@@ -165,7 +166,8 @@ def _replacer(tokens: dict[str, RefKey], root: str, forge: Forge, refs: SessionR
 
 def _anchor(token: str, key: RefKey, root: str, forge: Forge, refs: SessionRefs) -> str:
     ref = refs.refs.get(key)
-    title = escape(ref_title(key, ref.full_name if ref else key.name, forge.default_host, bool(ref and ref.pr)))
+    said = ref.title if ref else None
+    title = escape(ref_title(key, ref.full_name if ref else key.name, forge.default_host, bool(ref and ref.pr), said))
     return f'<a class="gitref gitref-{key.kind}" href="{root}{ref_url(key)}" title="{title}">{token}</a>'
 
 

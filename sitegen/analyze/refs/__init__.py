@@ -40,14 +40,22 @@ Scoping
     ``remote add``), then from the URL of a pull request it created. Without one
     the repository is *unknown*: such refs are scoped by the session's working
     directory (a cwd is not a repository, so it is never shown as one) and the
-    pages say the repository is unknown instead of merging them with others.
+    pages say the repository is unknown instead of merging them with others --
+    unless other sessions in that same directory named its remote: then, across
+    the archive, the directory is that repository (``workdirs``).
+
+Titles
+    An issue's or pull request's title is taken only from what ``gh`` printed
+    (``create --title``, ``view``, ``list``, JSON): prose is too often not one.
 
 Modules, by job
     ``keys`` the ref model (Repo, RefKey, SessionRef, SessionRefs) and the pass's limits;
     ``forges`` repositories from URLs, and links out to forges; ``patterns`` what every step
     shares; ``findings`` what a pass has found so far; ``structured`` the format's own fields;
-    ``commands`` git and gh command lines; ``git_output`` what they print; ``mentions`` refs in
-    text; ``scoping`` the session's repository and the refs put together; ``extract`` the pass.
+    ``commands`` git and gh command lines; ``git_output`` what they print; ``titles`` the issue
+    titles gh printed; ``mentions`` refs in text; ``scoping`` the session's repository and the
+    refs put together; ``extract`` the pass; ``workdirs`` working directories' repositories,
+    learnt across sessions.
 """
 
 from __future__ import annotations

@@ -118,7 +118,7 @@ def _gh_invocation(args: list[str]) -> Invocation | None:
     return None
 
 
-def _positional(args: list[str], with_value: Set[str] = frozenset()) -> list[str]:
+def positional(args: list[str], with_value: Set[str] = frozenset()) -> list[str]:
     out = []
     skip = False
     for arg in args:
@@ -135,7 +135,7 @@ def _positional(args: list[str], with_value: Set[str] = frozenset()) -> list[str
     return out
 
 
-def _flag_value(args: list[str], *names: str) -> str | None:
+def flag_value(args: list[str], *names: str) -> str | None:
     for i, arg in enumerate(args):
         for name in names:
             if arg == name and i + 1 < len(args):
@@ -158,11 +158,11 @@ def record_commands(f: Findings, event_id: str, command: str) -> list[Invocation
         elif inv.sub == "tag":
             _git_tag(f, event_id, inv.args)
         elif inv.sub == "clone":
-            pos = _positional(inv.args, _CLONE_VALUES)
+            pos = positional(inv.args, _CLONE_VALUES)
             if pos:
                 f.vote(4, parse_repo(pos[0], f.host))
         elif inv.sub == "remote" and len(inv.args) >= 3 and inv.args[0] in ("add", "set-url"):
-            pos = _positional(inv.args[1:], {"-t", "-m"})
+            pos = positional(inv.args[1:], {"-t", "-m"})
             if len(pos) >= 2:
                 f.vote(1 if pos[0] == "origin" else 4, parse_repo(pos[1], f.host))
     return invocations
@@ -170,9 +170,9 @@ def record_commands(f: Findings, event_id: str, command: str) -> list[Invocation
 
 def _git_switch(f: Findings, event_id: str, inv: Invocation) -> None:
     args = inv.args
-    name = _flag_value(args, "-b", "-B", "-c", "-C", "--create", "--force-create", "--orphan")
+    name = flag_value(args, "-b", "-B", "-c", "-C", "--create", "--force-create", "--orphan")
     if name is None and inv.sub == "switch":
-        pos = _positional(args, {"-t", "--track"})
+        pos = positional(args, {"-t", "--track"})
         name = pos[0] if len(pos) == 1 and args[:1] != ["--detach"] and pos[0] != "-" else None
     if name and valid_branch(name):
         f.hit(None, "branch", name, event_id, worked=True)
@@ -181,7 +181,7 @@ def _git_switch(f: Findings, event_id: str, inv: Invocation) -> None:
 
 def _git_push(f: Findings, event_id: str, args: list[str]) -> None:
     """The remote votes for the repository; the branches wait for the output (``[new tag]`` says they were tags)."""
-    pos = _positional(args, _PUSH_VALUES)
+    pos = positional(args, _PUSH_VALUES)
     if not pos:
         return
     remote = parse_repo(pos[0], f.host) if ("/" in pos[0] or ":" in pos[0]) else None
@@ -195,19 +195,19 @@ def _git_push(f: Findings, event_id: str, args: list[str]) -> None:
 def _git_tag(f: Findings, event_id: str, args: list[str]) -> None:
     if any(a in _TAG_NOT_CREATING for a in args):
         return
-    pos = _positional(args, _TAG_VALUES)
+    pos = positional(args, _TAG_VALUES)
     if pos and valid_branch(pos[0]):
         f.hit(None, "tag", pos[0], event_id, worked=True)
 
 
 def _gh(f: Findings, event_id: str, inv: Invocation) -> None:
     args = inv.args
-    repo_flag = _flag_value(args, "-R", "--repo")
+    repo_flag = flag_value(args, "-R", "--repo")
     repo = parse_repo(repo_flag, f.host) if repo_flag else None
     if repo:
         f.vote(5, repo)
     if inv.sub == "pr create":
-        head = _flag_value(args, "-H", "--head")
+        head = flag_value(args, "-H", "--head")
         head = head.split(":")[-1] if head else None
         if head and valid_branch(head):
             f.hit(repo, "branch", head, event_id, worked=True)
@@ -216,7 +216,7 @@ def _gh(f: Findings, event_id: str, inv: Invocation) -> None:
     words = inv.sub.split()
     if len(words) < 2 or words[0] not in ("pr", "issue") or words[1] not in _GH_ON_A_NUMBER:
         return
-    pos = _positional(args, _GH_VALUES)
+    pos = positional(args, _GH_VALUES)
     number = re.fullmatch(r"#?([1-9]\d{0,6})", pos[0]) if pos else None
     url = FORGE_URL.fullmatch(pos[0]) if pos and not number else None
     if number:

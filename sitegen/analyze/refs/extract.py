@@ -16,6 +16,7 @@ from sitegen.analyze.refs.keys import Repo, SessionRefs
 from sitegen.analyze.refs.mentions import GIT, MSG, TOOL, scan
 from sitegen.analyze.refs.scoping import finish
 from sitegen.analyze.refs.structured import record_structured
+from sitegen.analyze.refs.titles import record_titles
 from sitegen.model import Event, Kind, Session, walk
 
 # a tool call's git/gh invocations and its gh pr create (--repo, --head), for reading its result
@@ -71,6 +72,8 @@ def _tool_result(f: Findings, event: Event, call: _CallInfo) -> None:
     f.pr_create = (pr_head or (None, None)) if "pr create" in subs else None
     for text in _event_texts(event):
         scan(f, text, event.id, channel, subs)
+        if invocations:
+            record_titles(f, invocations, text)
     if invocations:
         _flush_push(f, event.text or "")
 

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from sitegen.analyze.refs.forges import KNOWN_HOSTS, Forge, forge_family, parse_repo
-from sitegen.analyze.refs.keys import HITS_PER_TEXT, Mention, Repo
+from sitegen.analyze.refs.keys import HITS_PER_TEXT, TITLES_PER_SESSION, Mention, Repo
 from sitegen.analyze.refs.patterns import FILE_SUFFIXES, snippet, valid_branch
 from sitegen.model import Session
 
@@ -53,6 +53,7 @@ class Findings:
         self.candidates: list[tuple[str, str, Mention]] = []  # (sha, event id, mention) awaiting rule 4
         self.invalid: list[tuple[str, str]] = []
         self.tokens: list[tuple[str, str, Repo | None, str, str]] = []  # (event id, token as written, ref)
+        self.titles: dict[RefSpec, str] = {}  # issue or pull request -> its title, the last gh said
         self.branch: str | None = None  # the branch the session is on, when known
         self.pending_push: list[tuple[str, str]] = []  # (event id, branch) named on a git push line
         self.pr_head: tuple[Repo | None, str | None] | None = None  # the current gh pr create's --repo and --head
@@ -76,6 +77,12 @@ class Findings:
         self.hits.append((repo, kind, name, event_id, mention, worked, pr))
         if token is not None and event_id is not None:
             self.tokens.append((event_id, token, repo, kind, name))
+
+    def name_title(self, repo: Repo | None, kind: str, number: str, title: str) -> None:
+        """An issue's or pull request's title, as a gh command showed it (a later one wins)."""
+        spec = (repo, kind, number)
+        if spec in self.titles or len(self.titles) < TITLES_PER_SESSION:
+            self.titles[spec] = title
 
     def vote(self, priority: int, repo: Repo | None) -> None:
         """A hint at the session's repository; the lowest priority, then the earliest, wins."""

@@ -26,6 +26,8 @@ MENTIONS_PER_REF = 8
 # git output are scanned up to SCAN_LIMIT_TEXT.
 SCAN_LIMIT_TOOL = 128 * 1024
 SCAN_LIMIT_TEXT = 512 * 1024
+# Issue titles kept from one session (a long ``gh issue list`` is not a thousand titles).
+TITLES_PER_SESSION = 1000
 # Findings kept from one text (a pasted list of 10k issue numbers is not 10k refs).
 HITS_PER_TEXT = 200
 CANDIDATES_PER_SESSION = 200
@@ -130,6 +132,7 @@ class SessionRef:
     names: dict[str, None] = field(default_factory=dict)  # commit: every SHA seen (longest is the commit)
     worked: bool = False  # from structured data or the session's own git/gh commands
     pr: bool = False  # an issue number known to be a pull request
+    title: str | None = None  # an issue's or pull request's title, as gh told the session
     mentions: list[Mention] = field(default_factory=list)
     more: int = 0  # mentions beyond MENTIONS_PER_REF
 
@@ -151,6 +154,7 @@ class SessionRefs:
     links: dict[str, dict[str, RefKey]]  # event id -> token as written -> ref (for linking in text)
     candidates: list[tuple[str, Mention]]  # bare hex tokens no rule confirmed (archive-wide check)
     invalid: list[tuple[str, str]]  # structured values that are not valid refs: (kind, value)
+    titles: dict[RefKey, str] = field(default_factory=dict)  # every issue title gh showed, found as a ref or not
 
     def ordered(self) -> list[SessionRef]:
         return sorted(self.refs.values(), key=lambda r: (not r.worked, r.key.sort_key))

@@ -81,7 +81,13 @@ def finish(f: Findings) -> SessionRefs:
         ka, kb = found.key_of(*a), found.key_of(*b)
         if ka != kb and ka in found.refs and kb in found.refs:
             relations.add((ka, kb) if (ka.kind, ka.name) <= (kb.kind, kb.name) else (kb, ka))
-    return SessionRefs(scope, _repos(f, scope, found.refs), found.refs, relations, found.links, leftover, f.invalid)
+    titles = {found.key_of(*spec): title for spec, title in f.titles.items()}
+    for key, title in titles.items():
+        if key in found.refs:
+            found.refs[key].title = title
+    return SessionRefs(
+        scope, _repos(f, scope, found.refs), found.refs, relations, found.links, leftover, f.invalid, titles
+    )
 
 
 def _confirm_candidates(f: Findings, found: _Collector) -> list[tuple[str, Mention]]:
