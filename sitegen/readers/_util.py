@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import math
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -157,6 +157,11 @@ def unified_diff(path: str | None, old: str, new: str) -> str:
 # --------------------------------------------------------------------------- SQLite, read-only
 
 
+# What reading a damaged database can raise: Python decodes SQLite's error message (which
+# may quote the damaged schema's bytes) as UTF-8, so a flipped byte is a UnicodeDecodeError.
+SQLITE_ERRORS = (sqlite3.Error, UnicodeDecodeError)
+
+
 def is_sqlite(path: Path) -> bool:
     """True when the file starts with the SQLite header (reads 16 bytes)."""
     try:
@@ -191,12 +196,12 @@ def table_names(path: Path) -> set[str]:
     try:
         with closing(connect_ro(path)) as conn:
             rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
-    except sqlite3.Error:
+    except SQLITE_ERRORS:
         return set()
     return {as_str(row[0]) for row in rows}
 
 
-def named(value: Any, names: frozenset[str] | set[str] | tuple[str, ...]) -> bool:
+def named(value: Any, names: Collection[str]) -> bool:
     """Whether ``value`` is one of ``names``: an untrusted value of another type (a list, an
     object: unhashable) is simply not one, instead of raising inside a ``detect``."""
     return isinstance(value, str) and value in names

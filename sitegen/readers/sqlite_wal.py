@@ -20,7 +20,7 @@ import struct
 from pathlib import Path
 
 from sitegen.model import Problems
-from sitegen.readers._util import connect_ro, is_sqlite
+from sitegen.readers._util import SQLITE_ERRORS, connect_ro, is_sqlite
 from sitegen.readers.files import read_bytes
 
 # Beyond this many bytes (database and log together) the log is not applied in memory.
@@ -65,7 +65,7 @@ def open_database(path: Path, problems: Problems, label: str) -> sqlite3.Connect
         conn.deserialize(image)
         conn.execute("PRAGMA query_only = 1")
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.Error:
+    except SQLITE_ERRORS:
         conn.close()
         problems.add(path, None, f"{label}: the database with {wal.name} applied cannot be read; main file read alone")
         return connect_ro(path)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
 from sitegen.model import Problems, Session
-from sitegen.readers._util import SQLITE_HEADER, obj, table_names, text_of
+from sitegen.readers._util import SQLITE_ERRORS, SQLITE_HEADER, obj, table_names, text_of
 from sitegen.readers.base import Reader, Sniff
 from sitegen.readers.crush.sessions import AGENT, sessions
 from sitegen.readers.crush.store import DB_NAME, NAME, TABLES, CrushStore
@@ -45,12 +44,12 @@ class CrushReader(Reader):
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
         try:
             store = CrushStore(path, problems)
-        except sqlite3.Error as exc:
+        except SQLITE_ERRORS as exc:
             problems.add(path, None, f"crush: cannot open the database ({exc})")
             return
         try:
             yield from sessions(store, unzstd)
-        except sqlite3.Error as exc:
+        except SQLITE_ERRORS as exc:
             problems.add(path, None, f"crush: database read failed ({exc}); the rest is skipped")
         finally:
             store.close()

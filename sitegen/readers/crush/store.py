@@ -7,13 +7,12 @@ same way). Sessions are not records: a session row is the page's header.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sitegen.model import Problems
-from sitegen.readers._util import as_str, iter_rows, opt_int, shown, to_float
+from sitegen.readers._util import SQLITE_ERRORS, as_str, iter_rows, opt_int, shown, to_float
 from sitegen.readers.sqlite_wal import open_database
 
 NAME = "crush"
@@ -76,7 +75,7 @@ class CrushStore:
         self.conn = open_database(path, problems, NAME)
         try:
             tables = {as_str(r[0]) for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        except sqlite3.Error:
+        except SQLITE_ERRORS:
             self.conn.close()
             raise
         if not {"sessions", "messages"} <= tables:
@@ -93,7 +92,7 @@ class CrushStore:
     def _columns(self, table: str) -> set[str]:
         try:
             return {as_str(row[1]) for row in self.conn.execute(f'PRAGMA table_info("{table}")')}
-        except sqlite3.Error:
+        except SQLITE_ERRORS:
             return set()
 
     def _tally(self) -> Tally:

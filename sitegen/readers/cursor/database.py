@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from sitegen.model import Problems
-from sitegen.readers._util import as_str, connect_ro, is_sqlite, obj, text_of, wal_note
+from sitegen.readers._util import SQLITE_ERRORS, as_str, connect_ro, is_sqlite, obj, text_of, wal_note
 from sitegen.readers.cursor.keys import BUBBLE, COMPOSER, DB_NAME, INDEX_KEY, TABLES
 from sitegen.readers.cursor.records import Records
 from sitegen.readers.cursor.store import Store, parse_value
@@ -138,7 +138,7 @@ def _workspace_composers(state: Path, problems: Problems) -> list[str]:
     try:
         with closing(connect_ro(state)) as conn:
             row = conn.execute("SELECT value FROM ItemTable WHERE key = ?", (INDEX_KEY,)).fetchone()
-    except sqlite3.Error:
+    except SQLITE_ERRORS:
         return []
     if not row:
         return []

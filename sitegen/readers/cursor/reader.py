@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
 from sitegen.model import Problems, Session
-from sitegen.readers._util import is_sqlite, table_names
+from sitegen.readers._util import SQLITE_ERRORS, is_sqlite, table_names
 from sitegen.readers.base import Reader, Sniff
 from sitegen.readers.cursor.database import DbStore
 from sitegen.readers.cursor.keys import DB_NAME, NAME
@@ -48,12 +47,12 @@ class CursorReader(Reader):
         else:
             try:
                 store = DbStore(path, problems)
-            except sqlite3.Error as exc:
+            except SQLITE_ERRORS as exc:
                 problems.add(path, None, f"cursor: cannot open the database ({exc})")
                 return
         try:
             yield from store_sessions(store, path, problems)
-        except sqlite3.Error as exc:
+        except SQLITE_ERRORS as exc:
             problems.add(path, None, f"cursor: database read failed ({exc}); the rest is skipped")
         finally:
             store.close()

@@ -8,12 +8,11 @@ are not records: they are the pages' headers.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 from sitegen.model import Problems
-from sitegen.readers._util import as_str, iter_rows, opt_int
+from sitegen.readers._util import SQLITE_ERRORS, as_str, iter_rows, opt_int
 from sitegen.readers.goose.content import Message
 from sitegen.readers.safejson import loads
 from sitegen.readers.sqlite_wal import open_database
@@ -31,7 +30,7 @@ class GooseDb:
         self.conn = open_database(path, problems, NAME)
         try:
             names = {as_str(r[0]) for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        except sqlite3.Error:
+        except SQLITE_ERRORS:
             self.conn.close()
             raise
         self.tables = names

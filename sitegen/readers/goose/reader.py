@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 
 from sitegen.model import Problems, Session
-from sitegen.readers._util import SQLITE_HEADER, as_str, connect_ro, obj
+from sitegen.readers._util import SQLITE_ERRORS, SQLITE_HEADER, as_str, connect_ro, obj
 from sitegen.readers.base import Reader, Sniff
 from sitegen.readers.files import iter_jsonl
 from sitegen.readers.goose.database import DB_NAME, NAME, GooseDb
@@ -54,12 +53,12 @@ class GooseReader(Reader):
             return
         try:
             db = GooseDb(path, problems)
-        except sqlite3.Error as exc:
+        except SQLITE_ERRORS as exc:
             problems.add(path, None, f"goose: cannot open the database ({exc})")
             return
         try:
             yield from db_sessions(db)
-        except sqlite3.Error as exc:
+        except SQLITE_ERRORS as exc:
             problems.add(path, None, f"goose: database read failed ({exc}); the rest is skipped")
         finally:
             db.close()
@@ -106,7 +105,7 @@ def _has_goose_tables(path: Path) -> bool:
     try:
         with closing(connect_ro(path)) as conn:
             rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall()
-    except sqlite3.Error:
+    except SQLITE_ERRORS:
         return False
     tables = {as_str(name): as_str(sql) for name, sql in rows}
     return "sessions" in tables and "content_json" in tables.get("messages", "") and "goose_db_version" not in tables

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.model import Event, Kind, Problems
-from sitegen.readers._util import maybe_json, obj, text_of
+from sitegen.readers._util import maybe_json, named, obj, text_of
 from sitegen.readers.files import iter_jsonl
 from sitegen.readers.kimi_cli.calls import tool_call, tool_result
 from sitegen.readers.kimi_cli.content import input_text, part_of
@@ -108,7 +108,7 @@ def reconcile(f: KimiFile, path: Path, problems: Problems) -> None:
     f.path = path
     try:
         for line, record in iter_jsonl(path, problems):
-            if record.get("role") in MARKERS or _checkpoint(record):
+            if named(record.get("role"), MARKERS.keys()) or _checkpoint(record):
                 f.skip(MARKERS.get(str(record.get("role")), "checkpoint message (for /undo)"), line=line)
                 continue
             match = shown.match(record)

@@ -9,14 +9,13 @@ other shapes, not read here.
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 from sitegen.model import Kind, Problems, Session
-from sitegen.readers._util import connect_ro, obj, text_of, to_float
+from sitegen.readers._util import SQLITE_ERRORS, connect_ro, obj, text_of, to_float
 from sitegen.readers.base import Reader, Sniff, parse_time
 from sitegen.readers.files import load_json
 from sitegen.readers.kiro.conversation import KiroBuilder, entries, read_entry
@@ -48,7 +47,7 @@ class KiroReader(Reader):
         try:
             with closing(connect_ro(path)) as conn:
                 tables = conversation_tables(conn)
-        except sqlite3.Error:
+        except SQLITE_ERRORS:
             return False
         return "conversations_v2" in tables or (bool(tables) and path.name == "data.sqlite3")
 
@@ -67,7 +66,7 @@ class KiroReader(Reader):
             return
         try:
             found = list(rows(path))
-        except sqlite3.Error as exc:
+        except SQLITE_ERRORS as exc:
             problems.add(path, None, f"{NAME}: cannot read the database ({exc})")
             return
         first = 1

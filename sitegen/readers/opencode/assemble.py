@@ -8,7 +8,6 @@ absent is a session of its own.
 
 from __future__ import annotations
 
-import sqlite3
 from bisect import bisect_right
 from collections.abc import Iterator
 from contextlib import closing
@@ -16,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.model import Event, Kind, Problems, Session
-from sitegen.readers._util import as_str, connect_ro, obj, text_of
+from sitegen.readers._util import SQLITE_ERRORS, as_str, connect_ro, obj, text_of
 from sitegen.readers.base import parse_time
 from sitegen.readers.opencode.detect import AGENT, DB_NAME, NAME, is_db
 from sitegen.readers.opencode.parts import Built, message_events
@@ -59,7 +58,7 @@ def _without_migrated(storage: Path, infos: list[Info]) -> list[Info]:
     try:
         with closing(connect_ro(db)) as conn:
             migrated = {as_str(row[0]) for row in conn.execute("SELECT id FROM session")}
-    except sqlite3.Error:
+    except SQLITE_ERRORS:
         return infos
     return [info for info in infos if info.id not in migrated]
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
 from sitegen.model import Problems, Session
+from sitegen.readers._util import SQLITE_ERRORS
 from sitegen.readers.base import Reader, Sniff
 from sitegen.readers.opencode.assemble import sessions
 from sitegen.readers.opencode.database import DbSource
@@ -47,12 +47,12 @@ class OpenCodeReader(Reader):
         else:
             try:
                 source = DbSource(path, problems)
-            except sqlite3.Error as exc:
+            except SQLITE_ERRORS as exc:
                 problems.add(path, None, f"opencode: cannot open the database ({exc})")
                 return
         try:
             yield from sessions(source, problems)
-        except sqlite3.Error as exc:
+        except SQLITE_ERRORS as exc:
             problems.add(path, None, f"opencode: database read failed ({exc}); the rest is skipped")
         finally:
             source.close()

@@ -56,10 +56,12 @@ class TraeReader(Reader):
             b.skip("trajectory without a task", line=1)
         line = 1
         rust = doc.get("llm_interaction")
-        for item in doc.get("agent_steps") or (rust if isinstance(rust, list) else ()):
+        steps = doc.get("agent_steps")
+        for item in steps if isinstance(steps, list) else (rust if isinstance(rust, list) else ()):
             line += 1
             _each(b, line, item, _step)
-        for item in doc.get("llm_interactions") or ():
+        interactions = doc.get("llm_interactions")
+        for item in interactions if isinstance(interactions, list) else ():
             line += 1
             _each(b, line, item, interaction)
         final = text_of(doc.get("final_result"))

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
 from sitegen.model import Problems, Session
-from sitegen.readers._util import SQLITE_HEADER, table_names
+from sitegen.readers._util import SQLITE_ERRORS, SQLITE_HEADER, table_names
 from sitegen.readers.base import Reader, Sniff
 from sitegen.readers.platform import Platform, unique
 from sitegen.readers.warp.database import NAME, has_ai_tables, read
@@ -38,7 +37,7 @@ class WarpReader(Reader):
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
         try:
             data = read(path, problems)
-        except sqlite3.Error as exc:
+        except SQLITE_ERRORS as exc:
             problems.add(path, None, f"warp: cannot read the database ({exc})")
             return
         yield from sessions(data, path, problems)

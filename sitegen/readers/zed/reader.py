@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 
 from sitegen.model import Problems, Session
-from sitegen.readers._util import SQLITE_HEADER, as_str, connect_ro
+from sitegen.readers._util import SQLITE_ERRORS, SQLITE_HEADER, as_str, connect_ro
 from sitegen.readers.base import Reader, Sniff
 from sitegen.readers.platform import Platform, unique
 from sitegen.readers.zed.database import NAME, has_threads_table, read
@@ -32,7 +31,7 @@ class ZedReader(Reader):
         try:
             with closing(connect_ro(path)) as conn:
                 rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall()
-        except sqlite3.Error:
+        except SQLITE_ERRORS:
             return False
         return has_threads_table({as_str(name): as_str(sql) for name, sql in rows})
 
@@ -42,7 +41,7 @@ class ZedReader(Reader):
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
         try:
             threads = read(path, problems)
-        except sqlite3.Error as exc:
+        except SQLITE_ERRORS as exc:
             problems.add(path, None, f"zed: cannot read the database ({exc})")
             return
         yield from sessions(threads, path, problems)
