@@ -1,4 +1,5 @@
-/* sessite page behaviour: collapsible output, expand/collapse all, index sort and filter.
+/* sessite page behaviour: collapsible output, expand/collapse all, a session's kind filters, outline and
+   neighbours, index sort and filter.
    Everything works without this script; it only adds conveniences. */
 (function () {
   "use strict";
@@ -34,8 +35,191 @@
       if (!action) return;
       var open = action === "expand-all";
       document.querySelectorAll("[data-collapsible]").forEach(function (box) { setCollapsed(box, !open); });
-      document.querySelectorAll("details.thinking, details.input, .marker details").forEach(function (d) { d.open = open; });
+      // Expand all opens every folded line (runs, calls, thoughts, sub-agents, replies); a call's raw
+      // input and an event's metadata stay folded. Collapse all folds everything again.
+      document.querySelectorAll("ol.timeline details").forEach(function (d) {
+        if (open && (d.classList.contains("input") || d.classList.contains("meta"))) return;
+        d.open = open;
+      });
     });
+  }
+
+  /* ---- the session page: kind filters, find in folded lines, outline, neighbours ---- */
+
+  var KINDS_KEY = "sessite.hiddenKinds";
+
+  // Filters by kind (prompts, answers, thinking, tools, sub-agents, system), remembered across pages.
+  // localStorage may be missing or refuse (file:// in some browsers, private modes): then they last a page.
+  function storedKinds() {
+    try { return JSON.parse(window.localStorage.getItem(KINDS_KEY) || "[]") || []; } catch (e) { return []; }
+  }
+
+  // The kinds of sitegen/site/timeline.py (FILTERS): every line of the timeline has one f-<kind> class.
+  var KINDS = [["prompt", "Prompts"], ["answer", "Answers"], ["thinking", "Thinking"], ["tool", "Tools"],
+    ["subagent", "Sub-agents"], ["system", "System"]];
+
+  function initKindFilters() {
+    var toolbar = document.querySelector("[data-toolbar]");
+    var article = document.querySelector("article.session");
+    if (!toolbar || !article || !article.querySelector("ol.timeline")) return;
+    var box = document.createElement("fieldset");
+    box.className = "kind-filters";
+    box.setAttribute("data-kind-filters", "");
+    var legend = document.createElement("legend");
+    legend.textContent = "Show";
+    box.appendChild(legend);
+    var inputs = KINDS.map(function (kind) {
+      var label = document.createElement("label"), input = document.createElement("input");
+      input.type = "checkbox";
+      input.name = "kind";
+      input.value = kind[0];
+      label.appendChild(input);
+      label.appendChild(document.createTextNode(" " + kind[1]));
+      box.appendChild(label);
+      return input;
+    });
+    toolbar.insertBefore(box, toolbar.firstChild);
+    function apply(hidden) {
+      inputs.forEach(function (input) {
+        var off = hidden.indexOf(input.value) !== -1;
+        input.checked = !off;
+        article.classList.toggle("hide-" + input.value, off);
+      });
+    }
+    apply(storedKinds());
+    box.addEventListener("change", function () {
+      var hidden = [];
+      inputs.forEach(function (input) { if (!input.checked) hidden.push(input.value); });
+      apply(hidden);
+      try { window.localStorage.setItem(KINDS_KEY, JSON.stringify(hidden)); } catch (e) { /* kept for this page only */ }
+    });
+  }
+
+  // Open whatever folds hide a node: its <details>, a collapsed long output.
+  function reveal(node) {
+    for (var el = node && node.nodeType === 1 ? node : node && node.parentElement; el && el !== document.body; el = el.parentElement) {
+      if (el.tagName === "DETAILS" && !el.open) el.open = true;
+      if (el.hasAttribute("data-collapsible") && el.classList.contains("collapsed")) setCollapsed(el, false);
+    }
+  }
+
+  // The browser's find opens a closed <details> by itself (and fires "beforematch" on hidden="until-found");
+  // a find that only selects the match (window.find, older browsers) is opened here.
+  function initFind() {
+    document.addEventListener("selectionchange", function () {
+      var sel = window.getSelection && window.getSelection();
+      if (!sel || sel.isCollapsed || !sel.anchorNode) return;
+      var el = sel.anchorNode.nodeType === 1 ? sel.anchorNode : sel.anchorNode.parentElement;
+      if (el && el.closest && el.closest("details:not([open]), [data-collapsible].collapsed")) reveal(el);
+    });
+    document.addEventListener("beforematch", function (ev) { reveal(ev.target); }, true);
+  }
+
+  // The outline of the user's prompts: open beside the timeline on wide screens, a menu on narrow
+  // ones; marks the prompt the reader is in.
+  function initOutline() {
+    var nav = document.querySelector("[data-outline]");
+    if (!nav) return;
+    var box = nav.querySelector("details");
+    var here = nav.querySelector("[data-outline-here]");
+    var links = Array.prototype.slice.call(nav.querySelectorAll("ol a[href^='#']"));
+    var wide = window.matchMedia ? window.matchMedia("(min-width: 64rem)") : { matches: true };
+    box.open = wide.matches;
+    if (wide.addEventListener) wide.addEventListener("change", function () { box.open = wide.matches; });
+    nav.addEventListener("click", function (ev) {
+      if (!wide.matches && ev.target.closest && ev.target.closest("a")) box.open = false;
+    });
+    var marks = [];
+    links.forEach(function (a, i) {
+      var el = document.getElementById(decodeURIComponent(a.getAttribute("href").slice(1)));
+      if (el) marks.push({ el: el, link: a, n: i + 1 });
+    });
+    var current = null, queued = false;
+    function update() {
+      queued = false;
+      var found = null;
+      for (var i = 0; i < marks.length; i++) {
+        if (marks[i].el.getBoundingClientRect().top > 120) break;
+        found = marks[i];
+      }
+      if (found === current) return;
+      if (current) current.link.removeAttribute("aria-current");
+      current = found;
+      if (here) here.textContent = current ? current.n + " of " + links.length : String(links.length);
+      if (!current) return;
+      current.link.setAttribute("aria-current", "location");
+      if (box.open && wide.matches && nav.scrollHeight > nav.clientHeight) {
+        var top = current.link.offsetTop - nav.offsetTop;
+        if (top < nav.scrollTop || top > nav.scrollTop + nav.clientHeight - 40) nav.scrollTop = Math.max(0, top - nav.clientHeight / 3);
+      }
+    }
+    window.addEventListener("scroll", function () {
+      if (!queued) { queued = true; window.requestAnimationFrame(update); }
+    }, { passive: true });
+    box.addEventListener("toggle", function () {  // the narrow menu opens at the prompt the reader is in
+      var list = box.querySelector("ol");
+      if (!box.open || wide.matches || !current || !list) return;
+      list.scrollTop += current.link.getBoundingClientRect().top - list.getBoundingClientRect().top - 40;
+    });
+    update();
+  }
+
+  // A compact time ("22:45") shows its full stamp on hover or focus, from its datetime: a title
+  // written on every line of a long session would weigh more than the times themselves.
+  function initStamps() {
+    function show(ev) {
+      var el = ev.target && ev.target.closest ? ev.target.closest(".permalink, .when") : null;
+      var time = el && !el.title ? el.querySelector("time[datetime]") : null;
+      if (!time) return;
+      var d = new Date(time.getAttribute("datetime"));
+      el.title = isNaN(d) ? time.getAttribute("datetime") : d.toISOString().slice(0, 19).replace("T", " ") + " UTC";
+    }
+    document.addEventListener("mouseover", show);
+    document.addEventListener("focusin", show);
+  }
+
+  // Previous and next session of the project, from the project's script (sitegen/site/neighbours.py).
+  function initSessionNav() {
+    var navs = document.querySelectorAll("[data-session-nav]");
+    if (!navs.length) return;
+    var src = navs[0].dataset.sessionNav, me = navs[0].dataset.session;
+    var root = document.body.dataset.root || "";
+    function link(entry, rel, label) {
+      var a = document.createElement("a");
+      a.rel = rel;
+      a.className = "session-" + rel;
+      a.href = root + entry[0];
+      a.title = entry[1] + (entry[2] ? " (" + entry[2] + ")" : "");
+      var small = document.createElement("span");
+      small.className = "muted";
+      small.textContent = label;
+      var words = document.createElement("span");
+      words.className = "session-nav-title";
+      words.textContent = entry[1];
+      a.appendChild(small);
+      a.appendChild(words);
+      return a;
+    }
+    window.sessiteProjectSessions = function (data) {
+      var list = (data && data.sessions) || [];
+      var at = -1;
+      for (var i = 0; i < list.length; i++) if (list[i][0] === me) { at = i; break; }
+      if (at === -1 || list.length < 2) return;
+      var safe = function (e) { return e && /^sessions\/[^:?#]+\.html$/.test(e[0] || ""); };
+      navs.forEach(function (nav) {
+        nav.textContent = "";
+        if (at > 0 && safe(list[at - 1])) nav.appendChild(link(list[at - 1], "prev", "← Previous in project"));
+        var pos = document.createElement("span");
+        pos.className = "session-nav-here muted";
+        pos.textContent = "Session " + (at + 1) + " of " + list.length;
+        nav.appendChild(pos);
+        if (at < list.length - 1 && safe(list[at + 1])) nav.appendChild(link(list[at + 1], "next", "Next in project →"));
+        nav.hidden = false;
+      });
+    };
+    var script = document.createElement("script");
+    script.src = src;
+    document.head.appendChild(script);
   }
 
   function openTarget() {
@@ -44,7 +228,7 @@
     var el = id && document.getElementById(id);
     if (!el) { findPart(id); return; }
     for (var p = el; p; p = p.parentElement) if (p.tagName === "DETAILS") p.open = true;
-    var own = el.querySelector(":scope > details.body, :scope > details.thinking");
+    var own = el.querySelector(":scope > details");
     if (own) own.open = true;
     el.scrollIntoView({ block: "start" });
   }
@@ -192,6 +376,11 @@
 
   ready(function () {
     initCollapsibles();
+    initKindFilters();
+    initFind();
+    initOutline();
+    initStamps();
+    initSessionNav();
     initIndex();
     openTarget();
     window.addEventListener("hashchange", openTarget);

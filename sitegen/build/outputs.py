@@ -15,6 +15,7 @@ from sitegen.search.output import SearchIndex
 from sitegen.site.downloads import session_exports
 from sitegen.site.feed import FeedAndSitemap
 from sitegen.site.home import SessionIndex
+from sitegen.site.neighbours import ProjectNeighbours
 from sitegen.site.ref_pages import GitRefsIndex
 from sitegen.site.view import SessionView
 
@@ -24,6 +25,7 @@ AGGREGATES: list[Callable[[SiteConfig], Any]] = [
     SearchIndex,  # search/: lunr index chunks, snippets and search.html
     GitRefsIndex,  # refs/: one page per repository and per branch, commit, issue, tag
     FeedAndSitemap,  # sitemap.xml, feed.xml (only with a base URL)
+    ProjectNeighbours,  # insights/<project>.sessions.js: previous/next session on a session page
 ]
 SESSION_OUTPUTS: list[Callable[[SessionView, SiteConfig], Iterable[tuple[str, bytes]]]] = [
     session_exports,  # sessions/<id>.aics.json.gz, .hail.jsonl.gz, .md.gz (config.exports)

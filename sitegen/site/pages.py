@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sitegen.analyze.session import SessionSummary
-from sitegen.site.urls import INDEX_URL, NOT_FOUND_URL, parts_script_url, relative_root
+from sitegen.site.neighbours import nav_script_url
+from sitegen.site.timeline import Timeline
+from sitegen.site.urls import INDEX_URL, NOT_FOUND_URL, index_url, parts_script_url, project_url, relative_root
 from sitegen.site.view import SessionView
 
 
@@ -34,13 +36,31 @@ def session_page(view: SessionView) -> Page:
 
 
 def session_pages(view: SessionView) -> list[Page]:
-    """One page per part (``sitegen/site/parts.py``); a session that fits gets its one page, without a pager."""
+    """One page per part (``sitegen/site/parts.py``); a session that fits gets its one page, without a pager.
+
+    ``tl`` draws the compact timeline (``sitegen/site/timeline.py``); ``project`` links the
+    header to the project's page, its sessions and the script of its session order
+    (``sitegen/site/neighbours.py``) — URLs only, so the page still reads this session alone."""
     deps = (view.session.id,)
-    base = {"view": view, "s": view.summary, "part": None, "parts_js": ""}
+    base = {"view": view, "s": view.summary, "part": None, "parts_js": "", "project": project_links(view.summary)}
     if not view.parts:
-        return [Page(view.summary.url, "session.html", base, deps)]
+        return [Page(view.summary.url, "session.html", dict(base, tl=Timeline(view)), deps)]
     script = parts_script_url(view.session.id)
-    return [Page(part.url, "session.html", dict(base, part=part, parts_js=script), deps) for part in view.parts]
+    return [
+        Page(part.url, "session.html", dict(base, part=part, parts_js=script, tl=Timeline(view, part)), deps)
+        for part in view.parts
+    ]
+
+
+def project_links(summary: SessionSummary) -> dict[str, str] | None:
+    """Where a session's project leads: its insights page, its sessions in the index, its session order."""
+    if not summary.project:
+        return None
+    return {
+        "page": project_url(summary.project),
+        "sessions": index_url(project=summary.project),
+        "nav": nav_script_url(summary.project),
+    }
 
 
 def index_page(summaries: Sequence[SessionSummary]) -> Page:

@@ -30,6 +30,7 @@ PART_BYTES = 4_000_000  # target estimated HTML per part: a few MB, far from the
 EVENT_OVERHEAD = 900  # markup around one event: list item, head, time, permalink, body
 RESULT_OVERHEAD = 500  # markup around one tool result
 HIGHLIGHT_GROWTH = 5  # extra bytes per character of markdown that holds fenced code
+DIFF_LINE_MARKUP = 50  # a diff line's block and its line numbers (sitegen/site/diffview.py)
 _ITEM = 12  # JSON punctuation, indentation and escaped quotes around one value of a tool input
 
 
@@ -88,7 +89,7 @@ def event_weight(event: Event) -> int:
     if event.kind != Kind.TOOL_RESULT and "```" in event.text:
         n += HIGHLIGHT_GROWTH * len(event.text)  # markdown with fenced code: pygments adds a span per token
     if event.diff:
-        n += len(event.diff) + 30 * event.diff.count("\n")
+        n += len(event.diff) + DIFF_LINE_MARKUP * event.diff.count("\n")
     if event.tool_input is not None:
         n += _value_size(event.tool_input)
     for block in event.blocks:
