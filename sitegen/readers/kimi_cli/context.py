@@ -142,7 +142,7 @@ def _checkpoint(record: dict[str, Any]) -> bool:
 def _message(f: KimiFile, line: int, record: dict[str, Any]) -> None:
     """One context message as events, on the timeline (the ledger told of the file being read)."""
     role = record.get("role")
-    if role in MARKERS or _checkpoint(record):
+    if named(role, MARKERS.keys()) or _checkpoint(record):
         f.skip(MARKERS.get(str(role), "checkpoint message (for /undo)"), line=line)
         return
     if role == "user":

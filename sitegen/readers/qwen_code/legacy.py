@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.model import Kind, Problems, Session, Usage, user_words
-from sitegen.readers._util import obj, shorten, text_of, to_int
+from sitegen.readers._util import named, obj, shorten, text_of, to_int
 from sitegen.readers.base import as_text, parse_time
 from sitegen.readers.files import load_json
 from sitegen.readers.qwen_code.calls import tool_call, tool_result
@@ -89,7 +89,7 @@ def _message(f: QwenFile, number: int, message: dict[str, Any]) -> None:
         if f.facts.prompt is None and user_words(text):
             f.facts.prompt = shorten(user_words(text), 200)
         f.put(base, None, kind=Kind.USER, timestamp=ts, text=text, blocks=tuple(blocks), line=number)
-    elif kind in _MODEL_TYPES:
+    elif named(kind, _MODEL_TYPES):
         _model(f, number, message, base, ts)
     elif kind in _NOTES:
         parts = split(message.get("content"))
