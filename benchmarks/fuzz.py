@@ -88,9 +88,9 @@ class Outcome:
     slips: list[str] = field(default_factory=list)  # a record a reader's own guard caught (kept as raw JSON)
 
 
-# Formats whose file is a JSON array of sessions: a mutant that replaces one element (``@[i]``)
+# Formats whose file is a JSON array of sessions (conversations): a mutant that replaces one element (``@[i]``)
 # replaced a whole session, so that session is its own bad value, not a loss.
-SESSION_ARRAYS = frozenset({"claude_ai"})
+SESSION_ARRAYS = frozenset({"claude_ai", "chatgpt"})
 _TOP_ELEMENT = re.compile(r"@\[\d+\]$")
 
 

@@ -15,8 +15,9 @@ from sitegen.readers.files import load_json
 from sitegen.readers.platform import Platform
 from sitegen.readers.safejson import raw_decode
 
-_SESSION_ID = re.compile(r'"sessionId"\s*:\s*"')
-_HISTORY = re.compile(r'"history"\s*:\s*\[')
+# The two keys of a session file (their values may be damaged: the file is still Continue's).
+_SESSION_ID = re.compile(r'"sessionId"\s*:')
+_HISTORY = re.compile(r'"history"\s*:')
 
 
 class ContinueReader(Reader):
