@@ -65,6 +65,8 @@ READER_MODULES = (
     "kiro",
     "openhands",
     "trae",
+    "claude_teams",
+    "antigravity",
     "cursor",
     "codex",
     "gemini",

@@ -34,6 +34,8 @@ _MODULES = {
     "kiro": "kiro",
     "openhands": "openhands",
     "trae": "trae",
+    "claude_teams": "claude_teams",
+    "antigravity": "antigravity",
 }
 
 
