@@ -12,6 +12,10 @@
    the snippet files of the first 20 results), the query time in node once
    that data has arrived (lunr index rebuilt from the chunks + query +
    ranking), the build-time share of search and the peak memory.
+4. Cuts the snippets of every query's top 10 results as the results page
+   does (static/search-snippet.js) and counts those that show a match
+   (a <mark>). ``--snippet-core`` measures an older search-core.js instead
+   (one with its own ``snippet()``), on a site built by its version.
 
 Needs node (for the vendored lunr.js). Prints a summary and one JSON line.
 """
@@ -45,8 +49,11 @@ PAGE_ASSETS = [
     "static/app.js",
     "static/search.js",
     "static/search-core.js",
+    "static/search-snippet.js",
+    "static/search.css",
     "static/vendor/lunr/lunr.min.js",
 ]
+SNIPPET_QUERIES = ["stream_queue"]  # the identifier issue 17 measures (100 MB yardstick, seed 2)
 RESULTS_SHOWN = 20  # the results page renders 20 results, loading their snippet files
 
 
@@ -180,6 +187,26 @@ def node_queries(site: Path, queries: list[str]) -> list[dict]:
     return json.loads(proc.stdout)["results"]
 
 
+def snippet_counts(site: Path, queries: list[str], core: Path | None) -> list[dict]:
+    """Per query, how many of its top 10 snippets show a match (tests/search_snippets_node.js)."""
+    node = os.environ.get("SESSITE_NODE") or shutil.which("node")
+    request: dict = {"site": str(site), "queries": queries, "top": 10}
+    if core:
+        request["core"] = str(core.resolve())
+    proc = subprocess.run(
+        [node or "node", str(REPO / "tests" / "search_snippets_node.js")],
+        input=json.dumps(request),
+        capture_output=True,
+        text=True,
+    )
+    if proc.returncode:
+        sys.exit(proc.stderr)
+    return [
+        {"query": r["query"], "shown": sum(1 for t in r["top"] if t["marks"]), "top": len(r["top"])}
+        for r in json.loads(proc.stdout)["results"]
+    ]
+
+
 def first_query_bytes(site: Path, result: dict, pack: int, cache: dict) -> tuple[int, int]:
     """(gzipped bytes of index data, of index data + page) a first query downloads."""
     from sitegen.search.item import fragment_url
@@ -188,7 +215,7 @@ def first_query_bytes(site: Path, result: dict, pack: int, cache: dict) -> tuple
     data += [site / "search" / "t" / f"{c}.js" for c in result["chunks"]]
     data += sorted({site / fragment_url(r["ref"], r["ev"] // pack) for r in result["top"]})
     index_bytes = sum(gz_size(p, cache) for p in data)
-    page_bytes = sum(gz_size(site / p, cache) for p in PAGE_ASSETS)
+    page_bytes = sum(gz_size(site / p, cache) for p in PAGE_ASSETS if (site / p).exists())  # an older site lacks some
     return index_bytes, index_bytes + page_bytes
 
 
@@ -210,6 +237,12 @@ def main() -> None:
         type=Path,
         metavar="SITE",
         help="skip the builds: measure sizes and queries of this built site (needs --archive)",
+    )
+    parser.add_argument(
+        "--snippet-core",
+        type=Path,
+        metavar="FILE",
+        help="count snippets with this (older) search-core.js and its own snippet()",
     )
     parser.add_argument("--child", nargs=4, metavar=("MODE", "ARCHIVE", "OUT", "JOBS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -287,6 +320,11 @@ def main() -> None:
                 f"  {row['query'][:28]:28} {row['results']:6} results  {row['chunks']:2} chunks  "
                 f"{row['first_query_kb']:6.0f} KB gz  {row['ms']:6.1f} ms"
             )
+        counted = snippet_counts(site, SNIPPET_QUERIES + queries, args.snippet_core)
+        shown, total = sum(c["shown"] for c in counted), sum(c["top"] for c in counted)
+        for c in counted[: len(SNIPPET_QUERIES)]:
+            print(f"snippets for {c['query']}: {c['shown']} of the top {c['top']} show the match")
+        print(f"snippets: {shown} of {total} top-10 snippets of {len(counted)} queries show a match")
         kb = [r["first_query_kb"] for r in rows]
         ms = [r["ms"] for r in rows]
         summary = {
@@ -302,6 +340,7 @@ def main() -> None:
             "query_ms_median": round(statistics.median(ms), 1),
             "query_ms_p90": round(pct(ms, 0.9), 1),
             "query_ms_max": round(max(ms), 1),
+            "snippets_shown": [shown, total],
             "load_avg": round(os.getloadavg()[0], 1),
         }
         for suffix in ("", "-1"):

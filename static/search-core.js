@@ -16,7 +16,13 @@
   var PREFIX_MIN = 3; // shorter words are matched exactly only
   var MAX_PREFIX_CHUNKS = 6; // a prefix spanning more chunks than this is matched exactly only
   var MAX_EXPANSIONS = 100; // ... and so is one that expands to more terms than this
-  var EXACT_BOOST = 10, PREFIX_BOOST = 1;
+  var EXACT_BOOST = 10, PREFIX_BOOST = 1, PART_BOOST = 1;
+  var MAX_PAIRS = 8; // optional identifier words made of two typed words
+  var MORE_EVENTS = 2; // events a result shows besides its own, for words its own lacks
+  // How well a word matched: its own term, another spelling of it (stream_queue typed,
+  // StreamQueue found), a longer term by prefix, an identifier's parts apart.
+  // Results rank by the sum of their words' levels first.
+  var EXACT = 4, SPELLING = 3, PREFIX = 2, APART = 1;
   var MAX_WORDS = 24; // further words of a pasted paragraph are ignored
   var NO_METADATA = Object.freeze({});
 
@@ -120,24 +126,53 @@
        parser (idx.search("std::vector") throws); every word becomes
        clauses built with idx.query():
          exact: the word's own index term (stemmed like the index), boost 10;
-         prefix: index terms starting with the word as typed, boost 1.
-       A result must match every word, through either clause. */
+           an identifier's other spellings (stream_queue, streamQueue) too;
+         prefix: index terms starting with the word as typed, boost 1;
+         parts: an identifier's parts (stream, queue), boost 1.
+       A result must match every word: as a whole (exact or prefix), or, for
+       an identifier, through all of its parts apart. Two words typed one
+       after the other add an optional word, the identifier they make
+       ("stream queue": stream_queue, streamqueue): it ranks those sessions first. */
     function parseQuery(query) {
-      var words = [], seen = Object.create(null);
-      function add(w) {
+      var words = [], pairs = [], seen = Object.create(null);
+      function add(list, w) { // the word's index in its list (-1: too many words)
         var key = w.exact + "\u0000" + w.text;
-        if (!seen[key] && words.length < MAX_WORDS) { seen[key] = true; words.push(w); }
+        if (seen[key] === undefined && words.length + pairs.length < MAX_WORDS) { seen[key] = list.length; list.push(w); }
+        return seen[key] === undefined ? -1 : seen[key];
       }
-      rawTokens(query).forEach(function (raw) {
+      function others(candidates, exact) {
+        var out = [];
+        candidates.forEach(function (c) { var t = finish(c); if (t && t !== exact && out.indexOf(t) < 0) out.push(t); });
+        return out;
+      }
+      var raws = rawTokens(query), last = null, lastAt = -1;
+      raws.forEach(function (raw) {
         var low = raw.toLowerCase();
         if (codePoints(low) > MAX_TERM) {
-          termsFor(raw).forEach(function (t) { add({ text: t, exact: t, prefix: false }); });
+          termsFor(raw).forEach(function (t) { add(words, { text: t, exact: t, prefix: false }); });
+          last = null;
           return;
         }
         var exact = finish(raw);
-        if (exact) add({ text: low, exact: exact, prefix: codePoints(low) >= PREFIX_MIN });
+        if (!exact) { last = null; return; }
+        var w = { text: low, exact: exact, prefix: codePoints(low) >= PREFIX_MIN };
+        var pieces = tokenParts(raw).slice(1).map(function (p) { return p.toLowerCase(); });
+        if (pieces.length >= 2) {
+          w.pieces = pieces;
+          w.alts = others([pieces.join("_"), pieces.join("")], exact);
+          var parts = others(pieces, exact);
+          if (parts.length >= 2) w.parts = parts;
+        }
+        var at = add(words, w);
+        if (last && at >= 0 && lastAt >= 0 && pairs.length < MAX_PAIRS) {
+          var joined = others([last + "_" + low, last + low], null);
+          // joins: the words it is made of (a snippet showing it shows them)
+          if (joined.length) add(pairs, { text: last + " " + low, exact: joined[0], alts: joined.slice(1), prefix: false, optional: true, joins: [lastAt, at] });
+        }
+        last = low;
+        lastAt = at;
       });
-      return words;
+      return words.concat(pairs);
     }
 
     function chunkOf(term, bounds) {
@@ -155,7 +190,7 @@
       var ids = Object.create(null), broad = [];
       if (!bounds.length) return { chunks: [], broad: broad };
       words.forEach(function (w) {
-        ids[chunkOf(w.exact, bounds)] = true;
+        [w.exact].concat(w.alts || [], w.parts || []).forEach(function (t) { ids[chunkOf(t, bounds)] = true; });
         if (!w.prefix) return;
         var lo = chunkOf(w.text, bounds), hi = lo;
         while (hi + 1 < bounds.length && bounds[hi + 1].lastIndexOf(w.text, 0) === 0) hi++;
@@ -173,13 +208,13 @@
        the field-vector entries of the query's own terms, so scores equal the
        monolithic index's. */
     function serialize(ids, fields, words) {
-      var entries = [];
+      var entries = [], keep = words ? wantedBy(words) : null;
       ids.forEach(function (id) {
         var chunk = chunks[id];
         if (!chunk) throw new Error("search chunk " + id + " is not loaded");
         for (var i = 0; i < chunk.length; i++) {
           // Only terms some word can match: others would not change any score.
-          if (!words || words.some(function (w) { return matchesWord(chunk[i][0], w); })) entries.push(chunk[i]);
+          if (!keep || keep(chunk[i][0])) entries.push(chunk[i]);
         }
       });
       if (words) {
@@ -195,7 +230,8 @@
         });
         if (narrowed.length) {
           narrowed.forEach(function (w) { w.prefix = false; });
-          entries = entries.filter(function (e) { return words.some(function (w) { return matchesWord(e[0], w); }); });
+          keep = wantedBy(words);
+          entries = entries.filter(function (e) { return keep(e[0]); });
         }
       }
       // lunr.js needs UTF-16 order, which is what < on JavaScript strings gives.
@@ -257,64 +293,170 @@
       return cachedIndex;
     }
 
+    /* Does an index term match a word as a whole: its own term, another spelling, or by prefix? */
     function matchesWord(term, w) {
-      return term === w.exact || (w.prefix && term.lastIndexOf(w.text, 0) === 0);
+      return term === w.exact || (w.alts !== undefined && w.alts.indexOf(term) >= 0) || (w.prefix && term.lastIndexOf(w.text, 0) === 0);
     }
 
-    /* Rank with lunr, keep results matching every word, pick each result's event. */
+    function isPart(term, w) { return w.parts !== undefined && w.parts.indexOf(term) >= 0; }
+
+    /* Any term a word's clauses look up: whole-word terms and an identifier's parts. */
+    function wanted(term, w) { return matchesWord(term, w) || isPart(term, w); }
+
+    /* wanted() for any of these words, as one test (it runs on every term of a chunk). */
+    function wantedBy(words) {
+      var exact = Object.create(null), prefixes = [];
+      words.forEach(function (w) {
+        [w.exact].concat(w.alts || [], w.parts || []).forEach(function (t) { exact[t] = true; });
+        if (w.prefix) prefixes.push(w.text);
+      });
+      return function (term) {
+        if (exact[term] === true) return true;
+        for (var k = 0; k < prefixes.length; k++) if (term.lastIndexOf(prefixes[k], 0) === 0) return true;
+        return false;
+      };
+    }
+
+    /* How a term matches each word: its level (EXACT, SPELLING, PREFIX or 0) and its part bit
+       (1 << the part's number, or 0). */
+    function describe(term, words) {
+      var levels = [], parts = [];
+      for (var i = 0; i < words.length; i++) {
+        var w = words[i];
+        var level = 0;
+        if (term === w.exact) level = EXACT;
+        else if (w.alts !== undefined && w.alts.indexOf(term) >= 0) level = SPELLING;
+        else if (w.prefix && term.lastIndexOf(w.text, 0) === 0) level = PREFIX;
+        levels.push(level);
+        parts.push(isPart(term, w) ? 1 << w.parts.indexOf(term) : 0);
+      }
+      return { levels: levels, parts: parts };
+    }
+
+    /* Each word's level in one result: that of its best term, APART when an identifier's
+       parts are all there, 0 when it did not match. */
+    function levelsOf(terms, described, words) {
+      var levels = [];
+      for (var i = 0; i < words.length; i++) {
+        var best = 0, parts = 0, w = words[i];
+        for (var t = 0; t < terms.length; t++) {
+          var d = described(terms[t]);
+          if (d.levels[i] > best) best = d.levels[i];
+          parts |= d.parts[i];
+        }
+        if (!best && w.parts !== undefined && parts === (1 << w.parts.length) - 1) best = APART;
+        levels.push(best);
+      }
+      return levels;
+    }
+
+    /* The events a result shows. The first, where it opens: the event where its words' shown
+       terms weigh most (a word, or each part of an identifier matched apart, counts once, by
+       its best term there), a real event before the session header (0), the earliest of
+       equals. Then up to MORE_EVENTS events for words the first one lacks (a query's words
+       said in different events), each with the keys it adds. Events per term come from the
+       postings' side table; keysOf[t] lists what term t shows (keyOf: a word, or a part). */
+    function pickEvents(table, doc, terms, weights, keysOf) {
+      var evs = [], rows = []; // rows[n]: [key, weight, key, weight, ...] of event evs[n]
+      for (var t = 0; t < terms.length; t++) {
+        var side = table[terms[t]];
+        if (!side) continue;
+        var at = postingOf(side, doc);
+        if (at < 0) continue;
+        var entry = side.entry, e = entry[5][at], c = 6, keys = keysOf[t];
+        for (;;) {
+          var n = evs.indexOf(e);
+          if (n < 0) { n = evs.length; evs.push(e); rows.push([]); }
+          for (var k = 0; k < keys.length; k++) rows[n].push(keys[k], weights[t]);
+          if (c >= entry.length || !(entry[c][at] > 0)) break;
+          e += entry[c++][at];
+        }
+      }
+      var picked = [], have = [];
+      while (picked.length <= MORE_EVENTS) {
+        var best = -1, bestScore = 0, bestKeys = null;
+        for (var v = 0; v < evs.length; v++) {
+          var row = rows[v], seen = [], score = [], sum = 0;
+          for (var i = 0; i < row.length; i += 2) {
+            var key = row[i];
+            if (have.indexOf(key) >= 0) continue;
+            var s = seen.indexOf(key);
+            if (s < 0) { seen.push(key); score.push(row[i + 1]); } else if (row[i + 1] > score[s]) score[s] = row[i + 1];
+          }
+          for (i = 0; i < score.length; i++) sum += score[i];
+          var ev = evs[v];
+          if (sum > bestScore || (sum === bestScore && sum > 0 && ev !== 0 && (best === 0 || ev < best))) { best = ev; bestScore = sum; bestKeys = seen; }
+        }
+        if (best < 0) break;
+        picked.push({ ev: best, keys: bestKeys });
+        Array.prototype.push.apply(have, bestKeys);
+      }
+      return picked.length ? picked : [{ ev: 0, keys: [] }];
+    }
+
+    /* What a term shows of a query: word i whole, or part p of word i matched apart. */
+    function keyOf(i, part) { return part === undefined ? i * 32 : i * 32 + 1 + part; }
+
+    /* Rank with lunr, keep results matching every word, pick each result's event.
+
+       A result ranks first by how well its words matched (the sum of their levels,
+       optional two-word identifiers included), then by lunr's score: a
+       session holding the identifier stream_queue ranks above sessions that only hold
+       stream and queue apart, whatever their word counts. Each result says which terms
+       to mark (``terms``, with ``weights``: the level they matched at) and whether every
+       word matched as a whole (``whole``), for each term the words (or parts) it shows
+       (``words``: keyOf numbers, for the snippet), and the events to show besides ``ev``
+       (``also``: [{ev, keys}]). */
     function search(index, words) {
       if (!words.length) return [];
       var hits = index.query(function (q) {
         words.forEach(function (w) {
           q.term(w.exact, { usePipeline: false, boost: EXACT_BOOST });
+          (w.alts || []).forEach(function (a) { q.term(a, { usePipeline: false, boost: EXACT_BOOST }); });
           if (w.prefix) q.term(w.text, { usePipeline: false, boost: PREFIX_BOOST, wildcard: lunr.Query.wildcard.TRAILING });
+          (w.parts || []).forEach(function (p) { q.term(p, { usePipeline: false, boost: PART_BOOST }); });
         });
       });
-      // Which words each matched term satisfies, as a bit mask (terms repeat across hits).
-      var masks = Object.create(null), all = (1 << words.length) - 1;
-      function maskOf(term) {
-        var m = masks[term];
-        if (m === undefined) {
-          m = 0;
-          for (var i = 0; i < words.length; i++) if (matchesWord(term, words[i])) m |= 1 << i;
-          masks[term] = m;
-        }
-        return m;
-      }
-      var out = [], table = index.sessiteEvents || null, evs = [], masksOf = [];
+      var cache = Object.create(null);
+      function described(term) { return cache[term] || (cache[term] = describe(term, words)); }
+      var out = [], table = index.sessiteEvents || null;
       for (var h = 0; h < hits.length; h++) {
-        var hit = hits[h], metadata = hit.matchData.metadata, terms = Object.keys(metadata), seen = 0;
-        for (var t = 0; t < terms.length; t++) seen |= maskOf(terms[t]);
-        if (seen !== all) continue;
-        var doc = Number(hit.ref), best = 0;
-        if (table) {
-          // The event where most words occur (the earliest of those); 0 is the session header.
-          evs.length = 0;
-          masksOf.length = 0;
-          for (t = 0; t < terms.length; t++) {
-            var side = table[terms[t]];
-            if (!side || !metadata[terms[t]].body) continue;
-            var at = postingOf(side, doc);
-            if (at < 0) continue;
-            var entry = side.entry, e = entry[5][at], m = maskOf(terms[t]);
-            evs.push(e); masksOf.push(m);
-            for (var c = 6; c < entry.length && entry[c][at] > 0; c++) { e += entry[c][at]; evs.push(e); masksOf.push(m); }
-          }
-          var bestCount = 0;
-          best = evs.length ? evs[0] : 0;
-          for (var i = 0; i < evs.length; i++) {
-            var covered = 0;
-            for (var j = 0; j < evs.length; j++) if (evs[j] === evs[i]) covered |= masksOf[j];
-            var n = 0;
-            for (; covered; covered &= covered - 1) n++;
-            if (n > bestCount || (n === bestCount && evs[i] < best)) { best = evs[i]; bestCount = n; }
-          }
+        var hit = hits[h], metadata = hit.matchData.metadata, matched = Object.keys(metadata);
+        var levels = levelsOf(matched, described, words), tier = 0, whole = true, ok = true;
+        for (var i = 0; i < words.length; i++) {
+          if (words[i].optional) { tier += levels[i]; continue; }
+          if (!levels[i]) { ok = false; break; }
+          tier += levels[i];
+          if (levels[i] === APART) whole = false;
         }
-        out.push({ ref: doc, score: hit.score, ev: best, terms: terms, key: Math.round(hit.score * 1e8) });
+        if (!ok) continue;
+        // The terms that made each word match, at the level they matched: what the snippet marks.
+        // A word matched as itself (or another spelling) shows no prefix expansions: the
+        // tokens that hold it hold its term anyway, and a common word has hundreds of them.
+        var terms = [], weights = [], wordsOf = [];
+        for (var t = 0; t < matched.length; t++) {
+          var d = described(matched[t]), weight = 0, of = [];
+          for (i = 0; i < words.length; i++) {
+            var level = levels[i], mine = d.levels[i];
+            var shows = level >= SPELLING ? mine >= SPELLING : level === PREFIX ? mine === PREFIX : level === APART && d.parts[i] !== 0;
+            if (!shows) continue;
+            of.push(level === APART ? keyOf(i, words[i].parts.indexOf(matched[t])) : keyOf(i)); // each part counts
+            if (words[i].joins) of.push(keyOf(words[i].joins[0]), keyOf(words[i].joins[1]));
+            weight = Math.max(weight, level === APART ? APART : mine);
+          }
+          if (!of.length) continue;
+          terms.push(matched[t]); weights.push(weight); wordsOf.push(of);
+        }
+        var doc = Number(hit.ref);
+        var picked = table ? pickEvents(table, doc, terms, weights, wordsOf) : [{ ev: 0, keys: [] }];
+        out.push({
+          ref: doc, score: hit.score, ev: picked[0].ev, also: picked.slice(1), terms: terms, weights: weights,
+          words: wordsOf, tier: tier, whole: whole, key: Math.round(hit.score * 1e8)
+        });
       }
       // Scores are sums whose order depends on term numbering: compare them rounded,
       // then by session number, so equal scores always come out in one order.
-      out.sort(function (a, b) { return b.key - a.key || a.ref - b.ref; });
+      out.sort(function (a, b) { return b.tier - a.tier || b.key - a.key || a.ref - b.ref; });
       return out;
     }
 
@@ -322,39 +464,6 @@
     function run(words, ids, fields) {
       var results = !words.length || !ids.length ? [] : search(buildIndex(ids, fields, words), words);
       return { results: results, broad: words.filter(function (w) { return w.broad; }).map(function (w) { return w.text; }) };
-    }
-
-    /* A window of text around the first match, as [text, isMatch] pieces
-       (the caller turns them into text nodes and <mark>s). */
-    function snippet(text, terms, width) {
-      width = width || 220;
-      text = String(text || "");
-      var wanted = Object.create(null);
-      terms.forEach(function (t) { wanted[t] = true; });
-      var re = new RegExp(TOKEN.source, "gu"), m, hits = [];
-      while ((m = re.exec(text)) !== null) {
-        var ts = termsFor(m[0].normalize("NFC"));
-        for (var i = 0; i < ts.length; i++) if (wanted[ts[i]]) { hits.push([m.index, m.index + m[0].length]); break; }
-        if (hits.length && m.index > hits[0][0] + width) break;
-      }
-      var start = 0;
-      if (hits.length && hits[0][0] > width / 3) {
-        start = text.lastIndexOf(" ", hits[0][0] - Math.floor(width / 3));
-        start = start < 0 ? hits[0][0] - Math.floor(width / 3) : start + 1;
-      }
-      var end = Math.min(text.length, start + width);
-      if (end < text.length) { var cut = text.lastIndexOf(" ", end); if (cut > start + width / 2) end = cut; }
-      var pieces = [], pos = start;
-      if (start > 0) pieces.push(["…", false]);
-      hits.forEach(function (h) {
-        if (h[0] < pos || h[1] > end) return;
-        if (h[0] > pos) pieces.push([text.slice(pos, h[0]), false]);
-        pieces.push([text.slice(h[0], h[1]), true]);
-        pos = h[1];
-      });
-      if (end > pos) pieces.push([text.slice(pos, end), false]);
-      if (end < text.length) pieces.push(["…", false]);
-      return { pieces: pieces, matched: hits.length > 0 };
     }
 
     return {
@@ -371,8 +480,8 @@
       buildIndex: buildIndex,
       search: search,
       run: run,
-      snippet: snippet,
-      matchesWord: matchesWord
+      matchesWord: matchesWord,
+      wanted: wanted
     };
   }
 

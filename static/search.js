@@ -192,12 +192,13 @@
     }
 
     if (!query) return;
-    if (typeof lunr === "undefined" || typeof SessiteSearchCore === "undefined") {
+    if (typeof lunr === "undefined" || typeof SessiteSearchCore === "undefined" || typeof SessiteSearchSnippet === "undefined") {
       say("Search could not start: its scripts did not load.", "error");
       return;
     }
     say("Searching for “" + query + "”…", "busy");
     var core = SessiteSearchCore.create(lunr);
+    var snippets = SessiteSearchSnippet.create(core);
     var words = core.parseQuery(query);
     var results = [], broad = [], shown = 0, renderToken = 0, meta = null;
 
@@ -232,12 +233,33 @@
       });
     }
 
-    var current = [];
+    function plural(n, noun) { return n + " " + noun + (n === 1 ? "" : "s"); }
+
+    function listed(items) {
+      return items.length < 2 ? items.join("") : items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
+    }
+
+    /* "stream and queue apart": the parts of the query's identifiers. */
+    function apartText() {
+      var parts = [];
+      words.forEach(function (w) { if (w.parts && !w.optional) Array.prototype.push.apply(parts, w.pieces); });
+      return parts.length < 2 ? "its words apart" : listed(parts) + " apart";
+    }
+
+    /* "“stream_queue”": the query's identifiers, as typed. */
+    function identifiers() {
+      var raws = SessiteSearchCore.rawTokens(query);
+      var names = raws.filter(function (raw) { return words.some(function (w) { return w.parts && !w.optional && w.text === raw.toLowerCase(); }); });
+      return listed(names.map(function (n) { return "“" + n + "”"; }));
+    }
+
+    var current = [], dividerShown = false;
     function refilter() {
       try { history.replaceState(null, "", "search.html?" + urlParams(query)); } catch (e) { /* file:// may refuse */ }
       current = filtered();
       list.textContent = "";
       shown = 0;
+      dividerShown = false;
       renderToken++;
       if (!words.length) {
         say("“" + query + "” has only very common words or single letters; try a more specific word.", "empty");
@@ -246,7 +268,12 @@
         say("No results for “" + query + "”" + (hidden ? " with these filters (" + hidden + " without them)." : "."), "empty");
       } else {
         var note = current.length === results.length ? "" : " (" + (results.length - current.length) + " more without the filters)";
-        say(current.length + " session" + (current.length === 1 ? "" : "s") + " match “" + query + "”" + note + ".", "done");
+        var whole = current.filter(function (r) { return r.whole; }).length;
+        if (whole === current.length) {
+          say(plural(current.length, "session") + (current.length === 1 ? " matches" : " match") + " “" + query + "”" + note + ".", "done");
+        } else {
+          say(plural(whole, "session") + (whole === 1 ? " matches" : " match") + " “" + query + "”; " + (current.length - whole) + " more only with " + apartText() + note + ".", "done");
+        }
         if (broad.length) status.appendChild(document.createTextNode(" “" + broad.join("”, “") + "” matched as a whole word only: too many words start with it."));
       }
       renderMore();
@@ -256,16 +283,23 @@
       var token = renderToken, batch = current.slice(shown, shown + PAGE);
       shown += batch.length;
       more.hidden = true;
-      var items = batch.map(function (r) {
+      var first = shown - batch.length;
+      var items = batch.map(function (r, i) {
+        if (!r.whole && !dividerShown && first + i > 0) {
+          // Results from here on only hold an identifier's parts, not the identifier.
+          list.appendChild(text("li", "search-divider", "Sessions with " + apartText() + ", not as " + identifiers() + ":"));
+        }
+        if (!r.whole) dividerShown = true;
         var li = text("li", "search-result");
+        li.dataset.match = r.whole ? "whole" : "apart";
         li.appendChild(text("span", "muted", "…"));
         list.appendChild(li);
         return { r: r, li: li };
       });
       Promise.all(items.map(function (item) {
-        var pack = Math.floor(item.r.ev / meta.pack);
-        return loadFragment(item.r.ref, pack).then(function (frag) {
-          if (token === renderToken) fillResult(item.li, item.r, frag);
+        var evs = [item.r.ev].concat((item.r.also || []).map(function (a) { return a.ev; }));
+        return Promise.all(evs.map(function (ev) { return loadFragment(item.r.ref, Math.floor(ev / meta.pack)); })).then(function (frags) {
+          if (token === renderToken) fillResult(item.li, item.r, frags);
         }, function () {
           if (token === renderToken) item.li.textContent = "(this result's text could not be loaded)";
         });
@@ -276,30 +310,71 @@
 
     more.addEventListener("click", renderMore);
 
-    function fillResult(li, r, frag) {
-      li.textContent = "";
-      var event = frag.ev[r.ev - frag.i] || frag.ev[0];
-      var anchor = event[0], label = event[1];
+    /* The link to one event of a result's session, its words to mark there. */
+    function eventHref(frag, event, r) {
+      var anchor = event[0];
       var target = event[3] || frag.u; // event[3]: the part of a split session that holds this event
       var page = /^sessions\/[^:?#]+\.html$/.test(target) ? target : "index.html"; // never a javascript: or foreign URL
-      var href = root + page + "?hl=" + encodeURIComponent(r.terms.join(" ")) + (anchor ? "#" + encodeURIComponent(anchor) : "");
+      return root + page + "?hl=" + encodeURIComponent(r.terms.join(" ")) + (anchor ? "#" + encodeURIComponent(anchor) : "");
+    }
+
+    /* A result's terms (with weights and words) that show one of these word keys. */
+    function termsShowing(r, keys) {
+      var out = { terms: [], weights: [], words: [] };
+      r.terms.forEach(function (t, i) {
+        var of = r.words ? r.words[i] : [];
+        if (!of.some(function (k) { return keys.indexOf(k) >= 0; })) return;
+        out.terms.push(t); out.weights.push(r.weights[i]); out.words.push(of);
+      });
+      return out;
+    }
+
+    function fillResult(li, r, frags) {
+      li.textContent = "";
+      var frag = frags[0];
+      var event = frag.ev[r.ev - frag.i] || frag.ev[0];
+      var label = event[1];
+      var href = eventHref(frag, event, r);
       var heading = text("div", "result-title");
-      var link = text("a", null, frag.t);
+      var link = text("a");
+      appendPieces(link, snippets.marked(frag.t, r.terms));
       link.href = href;
       heading.appendChild(link);
       li.appendChild(heading);
       var facts = text("div", "result-meta");
       facts.appendChild(text("span", "agent", frag.a));
-      if (frag.p) facts.appendChild(text("span", "result-project", frag.p));
+      if (frag.p) {
+        var project = text("span", "result-project");
+        appendPieces(project, snippets.marked(frag.p, r.terms)); // a match in the project's name shows there
+        facts.appendChild(project);
+      }
       if (frag.d) facts.appendChild(text("span", "result-date", frag.d.slice(0, 10)));
       facts.appendChild(text("span", "result-kind", label));
       li.appendChild(facts);
-      var snip = core.snippet(event[2], r.terms);
       var para = text("p", "snippet");
-      snip.pieces.forEach(function (piece) {
-        para.appendChild(piece[1] ? text("mark", null, piece[0]) : document.createTextNode(piece[0]));
-      });
+      appendPieces(para, snippets.snippet(event, r.terms, r.weights, r.words).pieces);
       li.appendChild(para);
+      // Words the event lacks, from the events that have them (a query's words said apart).
+      (r.also || []).forEach(function (also, i) {
+        var other = frags[i + 1], ev = other && other.ev[also.ev - other.i];
+        if (!ev) return;
+        var shown = termsShowing(r, also.keys), cut = snippets.snippet(ev, shown.terms, shown.weights, shown.words);
+        if (!cut.matched) return;
+        var more = text("p", "snippet snippet-also");
+        var to = text("a", "snippet-kind", ev[1]);
+        to.href = eventHref(other, ev, r);
+        more.appendChild(to);
+        more.appendChild(document.createTextNode(" "));
+        appendPieces(more, cut.pieces);
+        li.appendChild(more);
+      });
+    }
+
+    /* [text, isMatch] pieces as text nodes and <mark>s: session text never becomes markup. */
+    function appendPieces(parent, pieces) {
+      pieces.forEach(function (piece) {
+        parent.appendChild(piece[1] ? text("mark", null, piece[0]) : document.createTextNode(piece[0]));
+      });
     }
   }
 

@@ -11,9 +11,11 @@ Design (see also ``output.py``):
 
 - One lunr document per session, ``ref`` = its number in build order; fields
   ``title`` (boost 2) and ``body`` (boost 1). Each body posting also records
-  the first ``EVENTS_PER_POSTING`` events the term occurs in (kept beside the
+  up to ``EVENTS_PER_POSTING`` events the term occurs in, chosen so that a
+  snippet can show it (``events.py``: events whose kept start shows it, else
+  one that keeps an excerpt around it, else the header); kept beside the
   lunr index in the browser, not as lunr metadata, which lunr would copy for
-  every match), so a result opens the session at the event where most of the
+  every match, so a result opens the session at the event where most of the
   query's words occur.
 - The vocabulary, in UTF-16 order, is cut into chunks; a term's complete
   posting list lives in one chunk. Weights are lunr.py's BM25 field-vector

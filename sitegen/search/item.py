@@ -14,7 +14,9 @@ import zlib
 from array import array
 from typing import Any
 
-from sitegen.search.terms import EVENTS_PER_POSTING, count_terms, session_counts
+from sitegen.search.events import session_counts
+from sitegen.search.excerpts import excerpts
+from sitegen.search.terms import EVENTS_PER_POSTING, count_terms
 
 PACK_EVENTS = 24  # events per snippet file
 SNIPPET_CHARS = 2_000  # text kept per event for snippets
@@ -68,7 +70,8 @@ def session_item(
     session's number) and the blob of its snippet packs (``packed_snippets``).
     """
     title_counts = count_terms(title)
-    body, firsts = session_counts([text for _, _, text in events])
+    heads = [_one_line(text, SNIPPET_CHARS) for _, _, text in events]
+    body, firsts, deep = session_counts([text for _, _, text in events], SNIPPET_CHARS)
     terms = list(body)
     extra = [t for t in title_counts if t not in body]  # title words the body lacks
     r, n = RECORD, len(terms)
@@ -87,7 +90,10 @@ def session_item(
     head = {"t": title, "a": agent, "p": project, "d": date, "u": url}
     packs = []
     for start in range(0, len(events), PACK_EVENTS):
-        ev = [_snippet_entry(anchor, label, text, pages) for anchor, label, text in events[start : start + PACK_EVENTS]]
+        ev = [
+            _snippet_entry(anchor, label, heads[i], pages, url, excerpts(text, deep[i]) if i in deep else [])
+            for i, (anchor, label, text) in enumerate(events[start : start + PACK_EVENTS], start)
+        ]
         # packed at once: a huge session's text is held once, not twice
         packs.append(packed_snippets(_json(dict(head, i=start, ev=ev))))
     return (
@@ -110,9 +116,16 @@ def packed_snippets(pack_json: bytes) -> bytes:
     return b'"%s"' % base64.b64encode(zlib.compress(pack_json, SNIPPET_LEVEL))
 
 
-def _snippet_entry(anchor: str, label: str, text: str, pages: dict[str, str] | None) -> list[str]:
-    entry = [anchor, label, _one_line(text, SNIPPET_CHARS)]
+def _snippet_entry(
+    anchor: str, label: str, head: str, pages: dict[str, str] | None, url: str, deep: list[str]
+) -> list[str | list[str]]:
+    """``[anchor, label, head, page, excerpts]``: page (the part of a split session holding the
+    event, or ``url`` when only the excerpts need the slot) and excerpts (``excerpts.py``) only
+    when needed."""
+    entry: list[str | list[str]] = [anchor, label, head]
     page = pages.get(anchor) if pages and anchor else None
-    if page:
-        entry.append(page)
+    if page or deep:
+        entry.append(page or url)
+    if deep:
+        entry.append(deep)
     return entry

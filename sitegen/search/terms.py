@@ -22,8 +22,8 @@ __all__ = [
     "EVENTS_PER_POSTING",
     "INDEX_CHARS",
     "STOP_WORDS",
+    "TOKEN",
     "count_terms",
-    "session_counts",
     "stem",
     "terms_for",
     "tokens",
@@ -35,6 +35,7 @@ EVENTS_PER_POSTING = 3  # events remembered per (term, session)
 MIN_TERM, MAX_TERM = 2, 40
 
 _TOKEN = re.compile(r"\w+")
+TOKEN = _TOKEN  # a raw token: what ``terms_for`` takes
 _HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _ASCII_WORD = re.compile(r"[a-z]+")
 
@@ -134,72 +135,3 @@ def count_terms(text: str) -> Counter:
 def utf16_key(term: str) -> bytes:
     """Sort key giving JavaScript's string order (UTF-16 code units), which lunr.js needs."""
     return term.encode("utf-16-be", "surrogatepass")
-
-
-def session_counts(texts: list[str]) -> tuple[dict[str, int], dict[str, tuple[int, ...]]]:
-    """Term frequencies over a session's event texts, and the first events each term occurs in.
-
-    Events come as ``(first, second, third)``, -1 where there is none. The
-    per-event bookkeeping is done with set operations on raw tokens (C speed);
-    Python loops once per distinct raw token of the session.
-    """
-    assert EVENTS_PER_POSTING == 3
-    findall = _TOKEN.findall
-    raw_counts: Counter = Counter()
-    update = raw_counts.update
-    f1: dict[str, int] = {}
-    f2: dict[str, int] = {}
-    f3: dict[str, int] = {}
-    s1: set[str] = set()
-    s2: set[str] = set()
-    s3: set[str] = set()
-    for index, text in enumerate(texts):
-        if not text:
-            continue
-        text = text[:INDEX_CHARS]
-        raws = findall(text if text.isascii() else unicodedata.normalize("NFC", text))
-        if not raws:
-            continue
-        update(raws)
-        rest = set(raws)
-        new = rest - s1
-        if new:
-            f1.update(dict.fromkeys(new, index))
-            s1 |= new
-            rest -= new
-            if not rest:
-                continue
-        new = rest - s2
-        if new:
-            f2.update(dict.fromkeys(new, index))
-            s2 |= new
-            rest -= new
-            if not rest:
-                continue
-        new = rest - s3
-        if new:
-            f3.update(dict.fromkeys(new, index))
-            s3 |= new
-    body: dict[str, int] = {}
-    events: dict[str, tuple[int, ...]] = {}
-    cached, get2, get3, count_of = _TERMS.get, f2.get, f3.get, body.get
-    for raw, n in raw_counts.items():
-        terms = cached(raw)
-        if terms is None:
-            terms = terms_for(raw)
-        if not terms:
-            continue
-        e2 = get2(raw)
-        found = (f1[raw], -1, -1) if e2 is None else (f1[raw], e2, get3(raw, -1))
-        for term in terms:
-            count = count_of(term)
-            if count is None:
-                body[term] = n
-                events[term] = found
-            else:  # several raw tokens give this term ("Config", "configs", "config_path")
-                body[term] = count + n
-                known = events[term]
-                if known != found:
-                    merged = sorted({e for e in known + found if e >= 0})[:3]
-                    events[term] = (*merged, *(-1,) * (3 - len(merged)))
-    return body, events
