@@ -8,10 +8,16 @@ and yields one ``Record`` per record: what the reader must account for.
 from __future__ import annotations
 
 import json
+import shutil
+import sqlite3
+import tempfile
 from collections.abc import Callable, Iterator
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -47,3 +53,22 @@ def json_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 # A format module's one function: every record of one file (a main file or a companion).
 Enumerate = Callable[[Path], Iterator[Record]]
+
+
+def sqlite_rows(path: Path, read: Callable[[sqlite3.Connection], T], default: T) -> T:
+    """What ``read`` takes from the database at ``path`` as its app last committed it: the file
+    and its ``-wal`` are copied to a temporary folder and SQLite itself applies the log there
+    (independently of the readers' own log reading, and never beside the source).
+    ``default`` when it cannot be read."""
+    with tempfile.TemporaryDirectory(prefix="fidelity-db-") as tmp:
+        copy = Path(tmp) / path.name
+        shutil.copyfile(path, copy)
+        wal = path.with_name(path.name + "-wal")
+        if wal.is_file():
+            shutil.copyfile(wal, Path(tmp) / (path.name + "-wal"))
+        try:
+            with closing(sqlite3.connect(copy)) as conn:
+                conn.text_factory = lambda b: b.decode("utf-8", errors="replace")
+                return read(conn)
+        except sqlite3.Error:
+            return default

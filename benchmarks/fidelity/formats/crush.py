@@ -17,15 +17,12 @@ prose), except in a ``title-<id>`` session (the request that names a session); c
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
-import tempfile
 from collections.abc import Iterator
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from ..records import Record
+from ..records import Record, sqlite_rows
 
 _NOT_RECORDS = ("-wal", "-shm", "-journal")
 
@@ -34,27 +31,7 @@ def records(path: Path) -> Iterator[Record]:
     """Every record of one Crush database."""
     if path.name.endswith(_NOT_RECORDS) or path.name == "init" or not path.is_file():
         return
-    with tempfile.TemporaryDirectory(prefix="fidelity-crush-") as tmp:
-        copy = Path(tmp) / "crush.db"
-        shutil.copyfile(path, copy)
-        wal = path.with_name(path.name + "-wal")
-        if wal.is_file():
-            shutil.copyfile(wal, Path(tmp) / "crush.db-wal")
-        yield from _records(path, copy)
-
-
-def _records(path: Path, copy: Path) -> Iterator[Record]:
-    try:
-        conn = sqlite3.connect(copy)
-    except sqlite3.Error:
-        return
-    with closing(conn):
-        conn.text_factory = lambda b: b.decode("utf-8", errors="replace")
-        try:
-            messages = conn.execute("SELECT session_id, role, parts FROM messages ORDER BY rowid").fetchall()
-            files = conn.execute("SELECT rowid FROM files ORDER BY rowid").fetchall()
-        except sqlite3.Error:
-            return
+    messages, files = sqlite_rows(path, _rows, ([], []))
     line = 0
     for session_id, role, parts in messages:
         line += 1
@@ -88,3 +65,8 @@ def _message(path: Path, line: int, session_id: str, role: str, raw: Any) -> Rec
         elif kind == "tool_result" and isinstance(data.get("tool_call_id"), str) and data["tool_call_id"]:
             out.results.append(data["tool_call_id"])
     return out
+
+
+def _rows(conn: sqlite3.Connection) -> tuple[list[Any], list[Any]]:
+    messages = conn.execute("SELECT session_id, role, parts FROM messages ORDER BY rowid").fetchall()
+    return messages, conn.execute("SELECT rowid FROM files ORDER BY rowid").fetchall()

@@ -24,15 +24,12 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import sqlite3
-import tempfile
 from collections.abc import Iterator
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from ..records import Record, json_lines
+from ..records import Record, json_lines, sqlite_rows
 
 _QUERY = re.compile(r"<user_query>\n?(.*?)\n?</user_query>", re.S)
 _ADDED = (
@@ -76,19 +73,14 @@ def user_words(text: str) -> list[str]:
 # ------------------------------------------------------------------ store.db
 
 
+def _store_rows(conn: sqlite3.Connection) -> tuple[list[Any], list[Any]]:
+    conn.text_factory = str
+    meta = conn.execute("SELECT key, value FROM meta").fetchall()
+    return meta, conn.execute("SELECT id, data FROM blobs ORDER BY rowid").fetchall()
+
+
 def _store(path: Path) -> Iterator[Record]:
-    with tempfile.TemporaryDirectory(prefix="fidelity-cursor-") as tmp:
-        copy = Path(tmp) / "store.db"
-        shutil.copyfile(path, copy)
-        wal = path.with_name(path.name + "-wal")
-        if wal.is_file():
-            shutil.copyfile(wal, Path(tmp) / "store.db-wal")
-        try:
-            with closing(sqlite3.connect(copy)) as conn:
-                meta_rows = conn.execute("SELECT key, value FROM meta").fetchall()
-                blobs = conn.execute("SELECT id, data FROM blobs ORDER BY rowid").fetchall()
-        except sqlite3.Error:
-            return
+    meta_rows, blobs = sqlite_rows(path, _store_rows, ([], []))
     meta: dict[str, Any] = {}
     for key, value in meta_rows:
         if key == "0":

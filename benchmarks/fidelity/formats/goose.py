@@ -18,15 +18,12 @@ items' ``id``; result ids: ``toolResponse`` items' ``id``. A thread message with
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
-import tempfile
 from collections.abc import Iterator
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from ..records import Record, json_lines
+from ..records import Record, json_lines, sqlite_rows
 
 _NOT_RECORDS = ("-wal", "-shm", "-journal")
 
@@ -45,26 +42,7 @@ def records(path: Path) -> Iterator[Record]:
             first = False
             yield _message(Record(path, line, "message"), obj.get("role"), obj.get("content"), obj.get("metadata"))
         return
-    with tempfile.TemporaryDirectory(prefix="fidelity-goose-") as tmp:
-        copy = Path(tmp) / "sessions.db"
-        shutil.copyfile(path, copy)
-        wal = path.with_name(path.name + "-wal")
-        if wal.is_file():
-            shutil.copyfile(wal, Path(tmp) / "sessions.db-wal")
-        yield from _db_records(path, copy)
-
-
-def _db_records(path: Path, copy: Path) -> Iterator[Record]:
-    try:
-        conn = sqlite3.connect(copy)
-    except sqlite3.Error:
-        return
-    with closing(conn):
-        conn.text_factory = lambda b: b.decode("utf-8", errors="replace")
-        try:
-            rows = _rows(conn)
-        except sqlite3.Error:
-            return
+    rows = sqlite_rows(path, _rows, [])
     copies = {row[1] for row in rows if row[0] == "messages" and row[1] is not None}
     for line, (table, message_id, role, content, metadata) in enumerate(rows, 1):
         record = Record(path, line, f"{table}/{role}")

@@ -18,15 +18,12 @@ opaque); a ``tool_call_result`` (5) id unless its result is ``server`` (4). An
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
-import tempfile
 from collections.abc import Iterator
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from ..records import Record
+from ..records import Record, sqlite_rows
 
 _NOT_RECORDS = ("-wal", "-shm", "-journal")
 
@@ -35,13 +32,7 @@ def records(path: Path) -> Iterator[Record]:
     """Every record of one Warp database."""
     if path.name.endswith(_NOT_RECORDS) or not path.is_file():
         return
-    with tempfile.TemporaryDirectory(prefix="fidelity-warp-") as tmp:
-        copy = Path(tmp) / "warp.sqlite"
-        shutil.copyfile(path, copy)
-        wal = path.with_name(path.name + "-wal")
-        if wal.is_file():
-            shutil.copyfile(wal, Path(tmp) / "warp.sqlite-wal")
-        rows = _rows(copy)
+    rows = sqlite_rows(path, _rows, {"agent_tasks": [], "ai_queries": [], "ai_blocks": []})
     line = 0
     for task in rows["agent_tasks"]:
         messages = _messages(task)
@@ -60,24 +51,15 @@ def records(path: Path) -> Iterator[Record]:
         yield _block(Record(path, line, "ai_block"), raw)
 
 
-def _rows(copy: Path) -> dict[str, list[Any]]:
+def _rows(conn: sqlite3.Connection) -> dict[str, list[Any]]:
     out: dict[str, list[Any]] = {"agent_tasks": [], "ai_queries": [], "ai_blocks": []}
-    try:
-        conn = sqlite3.connect(copy)
-    except sqlite3.Error:
-        return out
-    with closing(conn):
-        conn.text_factory = lambda b: b.decode("utf-8", errors="replace")
-        try:
-            tables = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if "agent_tasks" in tables:
-                out["agent_tasks"] = [r[0] for r in conn.execute("SELECT task FROM agent_tasks ORDER BY rowid")]
-            if "ai_queries" in tables:
-                out["ai_queries"] = conn.execute("SELECT input FROM ai_queries ORDER BY rowid").fetchall()
-            if "ai_blocks" in tables:
-                out["ai_blocks"] = conn.execute("SELECT output FROM ai_blocks ORDER BY rowid").fetchall()
-        except sqlite3.Error:
-            return out
+    tables = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "agent_tasks" in tables:
+        out["agent_tasks"] = [r[0] for r in conn.execute("SELECT task FROM agent_tasks ORDER BY rowid")]
+    if "ai_queries" in tables:
+        out["ai_queries"] = conn.execute("SELECT input FROM ai_queries ORDER BY rowid").fetchall()
+    if "ai_blocks" in tables:
+        out["ai_blocks"] = conn.execute("SELECT output FROM ai_blocks ORDER BY rowid").fetchall()
     return out
 
 

@@ -15,15 +15,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import sqlite3
 import subprocess
-import tempfile
 from collections.abc import Iterator
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from ..records import Record
+from ..records import Record, sqlite_rows
 
 _NOT_RECORDS = ("-wal", "-shm", "-journal")
 
@@ -31,17 +28,9 @@ _NOT_RECORDS = ("-wal", "-shm", "-journal")
 def records(path: Path) -> Iterator[Record]:
     if path.name.endswith(_NOT_RECORDS) or not path.is_file():
         return
-    with tempfile.TemporaryDirectory(prefix="fidelity-zed-") as tmp:
-        copy = Path(tmp) / "threads.db"
-        shutil.copyfile(path, copy)
-        wal = path.with_name(path.name + "-wal")
-        if wal.is_file():
-            shutil.copyfile(wal, Path(tmp) / "threads.db-wal")
-        try:
-            with closing(sqlite3.connect(copy)) as conn:
-                rows = conn.execute("SELECT data_type, data FROM threads ORDER BY rowid").fetchall()
-        except sqlite3.Error:
-            return
+    rows = sqlite_rows(
+        path, lambda conn: conn.execute("SELECT data_type, data FROM threads ORDER BY rowid").fetchall(), []
+    )
     line = 0
     for data_type, data in rows:
         thread = _thread(data_type, data)

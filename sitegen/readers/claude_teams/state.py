@@ -12,10 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.model import Event, Problems
-from sitegen.readers._util import shown
-from sitegen.readers.base import parse_time
-from sitegen.readers.builder import SessionBuilder
 from sitegen.readers.claude_teams.vocabulary import AGENT, NAME
+from sitegen.readers.multifile import MultiFileBuilder
 
 _EARLIEST = datetime.min.replace(tzinfo=UTC)
 
@@ -36,43 +34,12 @@ class TeamFacts:
     extra: dict[str, Any] = field(default_factory=dict)  # config keys the reader does not know
 
 
-class TeamBuilder(SessionBuilder):
-    """A SessionBuilder whose events, skips and problems each name their own file."""
+class TeamBuilder(MultiFileBuilder):
+    """A team's session as it is read, with the facts its configs give."""
 
     def __init__(self, folder: Path, problems: Problems) -> None:
         super().__init__(NAME, folder, problems, agent=AGENT)
         self.facts = TeamFacts()
-
-    def put(self, where: Path, line: int, base: str, **fields: Any) -> Event:
-        """An event carrying the record at ``where:line`` (``fields`` may name a ``path`` of its own)."""
-        self.path = where
-        return self.emit(base, line=line, **fields)
-
-    def merge_at(self, path: Path, line: int, reason: str) -> None:
-        self.path = path
-        self.merged(line, reason)
-
-    def skip_at(self, path: Path, line: int, reason: str) -> None:
-        self.path = path
-        self.skip(reason, line=line)
-
-    def problem(self, path: Path, line: int | None, message: str) -> None:
-        self.report(line, f"{NAME}: {message}", path=path)
-
-    def time(self, path: Path, line: int, value: Any, what: str) -> datetime | None:
-        """A stamp from the log; a value that is not one costs one problem line."""
-        stamp = parse_time(value)
-        if stamp is None and value not in (None, ""):
-            self.problem(path, line, f"{what} is not a time ({shown(value)}); left out")
-        return stamp
-
-    def text(self, path: Path, line: int, record: dict[str, Any], key: str, what: str) -> str | None:
-        """A string field; another type costs one problem line."""
-        value = record.get(key)
-        if value is None or isinstance(value, str):
-            return value or None
-        self.problem(path, line, f"{what} {key} is not text ({shown(value)}); left out")
-        return None
 
     def in_time_order(self, first: Event | None) -> tuple[Event, ...]:
         """``first`` (the team's own note), then every other event by its time, in reading
