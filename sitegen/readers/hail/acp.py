@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.model import Problems, Session
-from sitegen.readers._util import obj, text_of
+from sitegen.readers._util import named, obj, text_of
 from sitegen.readers.files import iter_jsonl
 from sitegen.readers.hail.assemble import HailAssembly
 
@@ -111,8 +111,8 @@ def _plain_update(builder: HailAssembly, record: dict[str, Any], lineno: int, wh
     content = obj(update.get("content"))
     text = text_of(content.get("text")) or ""
     blocks: list[dict[str, Any]] = [{"type": "Text", "text": text}] if text else []
-    if kind in _UPDATES:
-        event_type: dict[str, Any] = {"type": _UPDATES[kind]}
+    if named(kind, _UPDATES):
+        event_type: dict[str, Any] = {"type": _UPDATES[str(kind)]}
     elif kind == "tool_call":
         event_type = {"type": "ToolCall", "data": {"name": text_of(update.get("title")) or "tool"}}
         blocks = [{"type": "Json", "data": update.get("rawInput")}] if update.get("rawInput") is not None else []
