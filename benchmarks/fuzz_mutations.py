@@ -135,24 +135,14 @@ def mutate_json_value(doc: Any, rng: random.Random, deepest: int) -> tuple[str, 
     A depth is picked first, then a value at that depth, so the few top-level fields a
     reader relies on most (titles, ids, roles, types) are hit as often as deep content.
     """
-    by_depth: dict[int, list[tuple[Any, Any, str]]] = {}
-    stack: list[tuple[Any, int, str]] = [(doc, 0, "")]
-    while stack:
-        node, depth, where = stack.pop()
-        keys = list(node) if isinstance(node, dict) else range(len(node)) if isinstance(node, list) else ()
-        for key in keys:
-            at = f"{where}.{key}" if isinstance(key, str) else f"{where}[{key}]"
-            by_depth.setdefault(depth, []).append((node, key, at))
-            if isinstance(node[key], (dict, list)):
-                stack.append((node[key], depth + 1, at))
+    by_depth: dict[int, list[tuple[Any, ...]]] = {}
+    for where in _places(doc):
+        by_depth.setdefault(len(where), []).append(where)
     if not by_depth:
         return None
-    container, key, at = rng.choice(by_depth[rng.choice(sorted(by_depth))])
+    where = rng.choice(by_depth[rng.choice(sorted(by_depth))])
     name, token = rng.choice(hostile_values(deepest))
-    marker = "\x00fuzz-marker\x00"
-    container[key] = marker
-    text = json.dumps(doc, ensure_ascii=False).replace(json.dumps(marker, ensure_ascii=False), token, 1)
-    return f"{name}@{at[:60]}", text
+    return f"{name}@{_where(where)[:60]}", _put(doc, where, token)
 
 
 # What a sweep puts in every place in turn: the wrong types, and the values readers trip on.

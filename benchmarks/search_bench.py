@@ -174,36 +174,32 @@ def sample_queries(archive: Path, count: int, seed: int = 1) -> list[str]:
     return queries
 
 
-def node_queries(site: Path, queries: list[str]) -> list[dict]:
+def run_node(script: str, request: dict) -> dict:
+    """What a node script of tests/ answers to one JSON request (the vendored lunr.js runs in node)."""
     node = os.environ.get("SESSITE_NODE") or shutil.which("node")
     if not node:
         sys.exit("node is needed to time queries with the vendored lunr.js")
-    request = {"op": "query", "site": str(site), "queries": queries, "top": RESULTS_SHOWN}
     proc = subprocess.run(
-        [node, str(REPO / "tests" / "search_node.js")], input=json.dumps(request), capture_output=True, text=True
+        [node, str(REPO / "tests" / script)], input=json.dumps(request), capture_output=True, text=True
     )
     if proc.returncode:
         sys.exit(proc.stderr)
-    return json.loads(proc.stdout)["results"]
+    return json.loads(proc.stdout)
+
+
+def node_queries(site: Path, queries: list[str]) -> list[dict]:
+    request = {"op": "query", "site": str(site), "queries": queries, "top": RESULTS_SHOWN}
+    return run_node("search_node.js", request)["results"]
 
 
 def snippet_counts(site: Path, queries: list[str], core: Path | None) -> list[dict]:
     """Per query, how many of its top 10 snippets show a match (tests/search_snippets_node.js)."""
-    node = os.environ.get("SESSITE_NODE") or shutil.which("node")
     request: dict = {"site": str(site), "queries": queries, "top": 10}
     if core:
         request["core"] = str(core.resolve())
-    proc = subprocess.run(
-        [node or "node", str(REPO / "tests" / "search_snippets_node.js")],
-        input=json.dumps(request),
-        capture_output=True,
-        text=True,
-    )
-    if proc.returncode:
-        sys.exit(proc.stderr)
     return [
         {"query": r["query"], "shown": sum(1 for t in r["top"] if t["marks"]), "top": len(r["top"])}
-        for r in json.loads(proc.stdout)["results"]
+        for r in run_node("search_snippets_node.js", request)["results"]
     ]
 
 

@@ -86,6 +86,14 @@ def test_a_legacy_trajectory(trajectory: Path) -> None:
     }
 
 
+def test_a_trajectory_after_a_bom_or_blank_lines_is_read_as_detected(trajectory: Path, tmp_path: Path) -> None:
+    for name, head in (("bom.json", b"\xef\xbb\xbf"), ("blank.json", b"\n  ")):
+        copy = tmp_path / name
+        copy.write_bytes(head + trajectory.read_bytes())
+        assert READER.detect_path(copy)
+        assert len(read_one(copy).events) == len(read_one(trajectory).events)
+
+
 def test_a_v1_conversation_folder(folder: Path) -> None:
     problems = Problems()
     session = read_one(folder, problems)

@@ -20,8 +20,9 @@ from timeline_archive import LONG, write_archive
 
 from sitegen.model import Event, Kind, Session, SourceRef, ToolCategory, walk
 from sitegen.site.diffview import changed, edit_diffs, parse, render
-from sitegen.site.neighbours import ProjectNeighbours, nav_script_url
+from sitegen.site.neighbours import ProjectNeighbours
 from sitegen.site.timeline import FILTERS, MIN_RUN, Clock, Timeline, gist
+from sitegen.site.urls import nav_script_url
 from sitegen.site.view import build_view
 
 LONG_ID = f"claude_code-{LONG}"

@@ -51,6 +51,46 @@ def json_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         return
 
 
+def read_text(path: Path) -> str | None:
+    """The file's text (undecodable bytes replaced, a BOM dropped); None when it cannot be read."""
+    try:
+        return path.read_bytes().decode("utf-8", errors="replace").lstrip("\ufeff")
+    except OSError:
+        return None
+
+
+def json_document(path: Path) -> Any:
+    """The JSON document a file holds; None when it cannot be read or is not JSON."""
+    text = read_text(path)
+    return None if text is None else json_value(text)
+
+
+def json_value(raw: Any) -> Any:
+    """The JSON value a string holds (a database cell, an embedded payload); None for anything else."""
+    if not isinstance(raw, str):
+        return None
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return None
+
+
+def blocks(content: Any) -> list[Any]:
+    """A message's content as its list of blocks: a string is one text block, anything else none."""
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return content if isinstance(content, list) else []
+
+
+def text_parts(content: Any) -> list[str]:
+    """The text of each ``{"type": "text", "text": …}`` block of a message's content (a string: itself)."""
+    return [
+        b["text"]
+        for b in blocks(content)
+        if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
+    ]
+
+
 # A format module's one function: every record of one file (a main file or a companion).
 Enumerate = Callable[[Path], Iterator[Record]]
 

@@ -136,8 +136,8 @@ class PairedSession:
 
     def pair(self) -> None:
         """Fill ``results``, ``subagents`` and ``inline`` from the session's events."""
-        calls = {e.call_id for e in walk(self.session.events) if e.kind == Kind.TOOL_CALL and e.call_id}
         drawn_in = _DrawnIn(self.session.events)
+        calls = drawn_in.calls
         for event in walk(self.session.events):
             if event.call_id and event.call_id in calls:
                 if event.kind == Kind.TOOL_RESULT:
@@ -154,13 +154,14 @@ class _DrawnIn:
     that hold each other's) would otherwise nest without end."""
 
     def __init__(self, events: tuple[Event, ...]) -> None:
-        self.holders: dict[int, list[Event]] = {}  # id(event) -> the sub-agents it is drawn in
-        self.calls: dict[str, list[Event]] = {}
+        self.holders: dict[int, list[Event]] = {}  # id(event) -> the sub-agents it is drawn in (none: absent)
+        self.calls: dict[str, list[Event]] = {}  # call id -> the tool calls with it
         stack: list[tuple[tuple[Event, ...], Event | None]] = [(events, None)]
         while stack:
             level, holder = stack.pop()
             for event in level:
-                self.holders[id(event)] = [holder] if holder is not None else []
+                if holder is not None:
+                    self.holders[id(event)] = [holder]
                 if event.kind == Kind.TOOL_CALL and event.call_id:
                     self.calls.setdefault(event.call_id, []).append(event)
                 if event.children:

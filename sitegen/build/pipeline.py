@@ -59,7 +59,7 @@ def build(config: SiteConfig, progress: ProgressHook | None = None, defer: froze
     started = time.perf_counter()
     run = _Run.start(config)
     with SiteWriter(run.report.output) as writer:
-        plan = _plan(run.claims, run.old, writer)
+        plan = _plan(run.claims, run.old, writer, run.digests)
         run.report.reused = sum(1 for _, record in plan if record is not None)
         aggregates = run.choose_aggregates(plan, writer, defer)
         run.take_sources(plan, writer, aggregates, progress)
@@ -108,6 +108,7 @@ class _Run:
     owners: dict[str, str] = field(default_factory=dict)  # session id -> the source it was first read from
     summaries: dict[str, SessionSummary] = field(default_factory=dict)  # session id -> what was published
     names: list[str] = field(default_factory=aggregate_names)  # every aggregate, in build order
+    digests: dict[str, str] = field(default_factory=dict)  # source key -> its new content hash, when planning took it
 
     def __post_init__(self) -> None:
         self.new = BuildCache(key=build_cache.cache_key(), theme=self.theme)
@@ -222,7 +223,7 @@ class _Run:
                 discard(s.extra)
             result = self._render_here(result.key, claim, writer, self._copy_ids(clashes, claim))
             self._drop_copies(result, quiet=True)
-        record = _record(claim, result, self.cache_dir, self.names)
+        record = _record(claim, result, self.cache_dir, self.names, self.digests.pop(result.key, None))
         self.problems.items.extend(result.problems)
         self.report.redactions.update(result.redactions)
         items = {s.id: s.items for s in result.sessions}
@@ -352,26 +353,31 @@ class _Run:
 # ---------------------------------------------------------------- planning
 
 
-def _plan(claims: list[Claim], old: BuildCache | None, writer: SiteWriter) -> Plan:
-    """For each source: its cache record when it can be reused as is, else None."""
+def _plan(claims: list[Claim], old: BuildCache | None, writer: SiteWriter, digests: dict[str, str]) -> Plan:
+    """For each source: its cache record when it can be reused as is, else None. The content
+    hash of a source found changed goes into ``digests`` (its new record needs it: no second read)."""
     plan: Plan = []
     for claim in claims:
         key = source_key(claim.reader.name, claim.path)
         record = old.sources.get(key) if old is not None else None
         if record is not None:
-            record = _reusable(claim, record, writer)
+            record = _reusable(claim, record, writer, digests, key)
         plan.append(((key, claim), record))
     return plan
 
 
-def _reusable(claim: Claim, record: SourceRecord, writer: SiteWriter) -> SourceRecord | None:
+def _reusable(
+    claim: Claim, record: SourceRecord, writer: SiteWriter, digests: dict[str, str], key: str
+) -> SourceRecord | None:
     """The record, restamped when only the mtime moved; None when the source or its pages changed."""
     files = [claim.path, *claim.companions]
     stamp = build_cache.stamp(files)
     if record.reader != claim.reader.name:
         return None
     if record.stamp != stamp:
-        if build_cache.digest(files) != record.digest:
+        digest = build_cache.digest(files)
+        if digest != record.digest:
+            digests[key] = digest
             return None
         # Only the mtime moved: same content means same output.
         record = SourceRecord(record.reader, stamp, record.digest, record.sessions, record.problems, record.redactions)
@@ -402,15 +408,18 @@ def _aggregate_current(old: BuildCache, name: str, fingerprint: str, writer: Sit
 # ---------------------------------------------------------------- what the cache keeps
 
 
-def _record(claim: Claim, result: SourceResult, cache_dir: Path, names: list[str]) -> SourceRecord:
-    """What the cache keeps of a freshly rendered source; its items go to a file of their own."""
+def _record(
+    claim: Claim, result: SourceResult, cache_dir: Path, names: list[str], digest: str | None = None
+) -> SourceRecord:
+    """What the cache keeps of a freshly rendered source (``digest``: its content hash, when
+    planning took it); its items go to a file of their own."""
     files = [claim.path, *claim.companions]
     rendered = [s for s in result.sessions if s.pages is not None]
     build_cache.store_items(cache_dir, result.key, names, {s.id: s.items for s in rendered})
     return SourceRecord(
         claim.reader.name,
         build_cache.stamp(files),
-        build_cache.digest(files),
+        digest or build_cache.digest(files),
         [_session_record(s) for s in rendered],
         result.problems,
         result.redactions,

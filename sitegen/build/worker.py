@@ -161,9 +161,7 @@ class SourceWorker:
             discard(extra)
             return None, {}, []
         if view.parts:
-            rendered.append(
-                (parts_script_url(view.session.id), spool_file(self.spool, [parts_script(view).decode("ascii")]))
-            )
+            rendered.append((parts_script_url(view.session.id), spool_file(self.spool, [parts_script(view)])))
         return rendered, items, extra
 
     def _may_fork(self, view: SessionView) -> bool:

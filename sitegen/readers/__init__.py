@@ -138,22 +138,24 @@ def _companions(reader: Reader, path: Path, problems: Problems) -> tuple[Path, .
         return ()
 
 
-def _detects(reader: Reader, sniffed: Sniff, problems: Problems) -> bool:
-    """``reader.detect`` inside the per-path guard: a file that breaks a detect (a first line
-    nested 10,000 deep, say) is one problem line, never the end of the build."""
+def _detects(reader: Reader, sniffed: Sniff, problems: Problems, *, records: bool = False) -> bool:
+    """``reader.detect`` (``detect_records`` with ``records``: discovery's second look) inside
+    the per-path guard: a file that breaks a detect (a first line nested 10,000 deep, say) is
+    one problem line, never the end of the build."""
     try:
-        return reader.detect(sniffed)
+        return reader.detect_records(sniffed) if records else reader.detect(sniffed)
     except Exception as exc:  # noqa: BLE001 - a detect bug must not stop discovery
         problems.add(sniffed.path, None, f"{reader.name} detect failed ({type(exc).__name__}: {exc})", "discover")
         return False
 
 
-def _detects_records(reader: Reader, sniffed: Sniff, problems: Problems) -> bool:
-    try:
-        return reader.detect_records(sniffed)
-    except Exception as exc:  # noqa: BLE001 - a detect bug must not stop discovery
-        problems.add(sniffed.path, None, f"{reader.name} detect failed ({type(exc).__name__}: {exc})", "discover")
-        return False
+def _claim(
+    reader: Reader, path: Path, result: DiscoveryResult, consumed: set[Path], problems: Problems, key: str | None = None
+) -> None:
+    """``path`` claimed by ``reader``: the files it consumes are not offered again."""
+    comps = _companions(reader, path, problems)
+    consumed.update(comps)
+    result.claims.append(Claim(reader, path, comps, key=key))
 
 
 def _session_key(reader: Reader, sniffed: Sniff, problems: Problems) -> str | None:
@@ -208,9 +210,10 @@ def discover(
         return _discover_each(root, problems, readers, include, exclude)
     result = DiscoveryResult()
     keep = SourceFilter(root, include, exclude)
+    file_readers = [r for r in readers if r.claims_files or not r.claims_directories]
     if root.is_file():
         if keep.allows(root):
-            _offer_file(root, readers, result, problems, set())  # a root given as a symlink is fine
+            _offer_file(root, file_readers, result, problems, set())  # a root given as a symlink is fine
         return result
     dir_readers = [r for r in readers if r.claims_directories]
     dot_names = {name for r in readers for name in r.dot_names}  # hidden names a format lives under
@@ -235,9 +238,7 @@ def discover(
         elif claimed is not None:
             # The folder's own files are consumed; anything else in it (e.g. Claude Code
             # sessions sharing ~/.claude/projects with sage) is still offered below.
-            comps = _companions(claimed, here, problems)
-            consumed.update(comps)
-            result.claims.append(Claim(claimed, here, comps))
+            _claim(claimed, here, result, consumed, problems)
         for name in sorted(filenames):
             if name.startswith(".") and name not in dot_names:
                 continue
@@ -246,7 +247,7 @@ def discover(
                 continue
             if path.is_symlink() and outside_archive(path, problems, "discover"):
                 continue
-            _offer_file(path, readers, result, problems, consumed)
+            _offer_file(path, file_readers, result, problems, consumed)
     result.claims = group_copies(result.claims)
     return result
 
@@ -328,7 +329,7 @@ SECOND_LOOKS = 3
 def _offer_later_lines(
     path: Path,
     sniffed: Sniff,
-    readers: tuple[Reader, ...],
+    readers: Sequence[Reader],
     result: DiscoveryResult,
     problems: Problems,
     consumed: set[Path],
@@ -344,35 +345,28 @@ def _offer_later_lines(
         if later is None:
             return False
         for reader in readers:
-            if reader.claims_directories and not reader.claims_files:
-                continue
-            if _detects(reader, later, problems) or _detects_records(reader, later, problems):
+            if _detects(reader, later, problems) or _detects(reader, later, problems, records=True):
                 problems.add(
                     path,
                     None,
                     f"the first {skipped} line(s) do not say what this file is; read as {reader.name} from the rest",
                     "discover",
                 )
-                comps = _companions(reader, path, problems)
-                consumed.update(comps)
-                result.claims.append(Claim(reader, path, comps))
+                _claim(reader, path, result, consumed, problems)
                 return True
     return False
 
 
 def _offer_file(
-    path: Path, readers: tuple[Reader, ...], result: DiscoveryResult, problems: Problems, consumed: set[Path]
+    path: Path, readers: Sequence[Reader], result: DiscoveryResult, problems: Problems, consumed: set[Path]
 ) -> None:
+    """Offer one file to ``readers`` (those that read files), in order."""
     if not path.is_file():
         return
     sniffed = Sniff(path)
     for reader in readers:
-        if reader.claims_directories and not reader.claims_files:
-            continue
         if _detects(reader, sniffed, problems):
-            comps = _companions(reader, path, problems)
-            consumed.update(comps)
-            result.claims.append(Claim(reader, path, comps, key=_session_key(reader, sniffed, problems)))
+            _claim(reader, path, result, consumed, problems, _session_key(reader, sniffed, problems))
             return
     if _offer_later_lines(path, sniffed, readers, result, problems, consumed):
         return

@@ -112,6 +112,11 @@ def obj(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def array(value: Any) -> list[Any]:
+    """The value if it is a JSON array, else an empty one (``tools: true`` holds no tools)."""
+    return value if isinstance(value, list) else []
+
+
 def maybe_json(value: Any) -> Any:
     """Parse a JSON-encoded string (tool arguments often are one); anything else as is."""
     if isinstance(value, (bytes, bytearray)):

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.model import Block, Event, GitRefs, Kind, Problems, Session, SourceRef, ToolCategory, make_session_id
-from sitegen.readers._util import obj, shown, text_of
+from sitegen.readers._util import array, obj, shown, text_of
 from sitegen.readers.base import Reader, Sniff, as_text, parse_time
 from sitegen.readers.files import load_json
 from sitegen.readers.safejson import loads
@@ -118,10 +118,9 @@ def _session(
         said = "has no 'id'" if sid in (None, "") else f"has an 'id' that is a {type(sid).__name__}"
         problems.add(path, None, f"AICS: {where} {said} (using its position)")
         sid = f"{path.stem}-{index}"
-    messages = raw.get("messages")
-    if not isinstance(messages, list) or not messages:
+    messages = array(raw.get("messages"))
+    if not messages:
         problems.add(path, None, f"AICS: {where} ({sid}) has no messages")
-        messages = messages if isinstance(messages, list) else []
     for key in ("startedAt", "updatedAt"):
         if raw.get(key) is not None and parse_time(raw.get(key)) is None:
             problems.add(path, None, f"AICS: {where}.{key} is not a valid ISO 8601 timestamp: {raw.get(key)!r}")
@@ -211,10 +210,9 @@ def _message_events(
     ts = parse_time(message.get("timestamp"))
     if message.get("timestamp") is not None and ts is None:
         problems.add(path, None, f"AICS: {where}.timestamp is not a valid ISO 8601 timestamp")
-    content = message.get("content")
-    if not isinstance(content, list) or not content:
+    content = array(message.get("content"))
+    if not content:
         problems.add(path, None, f"AICS: {where} has no content parts")
-        content = content if isinstance(content, list) else []
     model = message.get("model") if isinstance(message.get("model"), str) else None
     meta = {k: message[k] for k in ("provider", "comment") if message.get(k)}
     if isinstance(message.get("metadata"), dict) and message["metadata"]:
@@ -256,7 +254,7 @@ def _thinking_event(thinking: Any, mid: str, ts: datetime | None, model: str | N
     parts = [as_text(thinking.get("content"))]
     if thinking.get("summary"):
         parts.insert(0, f"**Summary:** {as_text(thinking['summary'])}")
-    for step in _list(thinking.get("steps")):
+    for step in array(thinking.get("steps")):
         parts.append(f"- {as_text(step)}")
     tmeta = {k: thinking[k] for k in ("tokensUsed", "durationMs", "metadata") if thinking.get(k)}
     return Event(
@@ -333,7 +331,7 @@ def _tool_result_event(pid: str, ts: datetime | None, data: Any, text: str) -> E
 
 
 def _mcp_events(mcp: dict[str, Any], mid: str, ts: Any) -> Iterator[Event]:
-    for tindex, tool in enumerate(_list(mcp.get("tools"))):
+    for tindex, tool in enumerate(array(mcp.get("tools"))):
         if not isinstance(tool, dict):
             continue
         call_id = f"{mid}-mcp-{tindex}"
@@ -358,8 +356,8 @@ def _mcp_events(mcp: dict[str, Any], mid: str, ts: Any) -> Iterator[Event]:
                 text=as_text(tool.get("output")),
                 call_id=call_id,
             )
-    resources = [r for r in _list(mcp.get("resources")) if isinstance(r, dict)]
-    prompts = [p for p in _list(mcp.get("prompts")) if isinstance(p, dict)]
+    resources = [r for r in array(mcp.get("resources")) if isinstance(r, dict)]
+    prompts = [p for p in array(mcp.get("prompts")) if isinstance(p, dict)]
     if resources or prompts or mcp.get("metadata"):
         blocks = [
             Block(
@@ -394,11 +392,6 @@ def _tool_fields(data: Any, text: str) -> tuple[str, Any, str | None]:
     # The Crush exporter writes tool calls as text starting with an emoji.
     name = text.lstrip("🔧📋 ").split(":", 1)[0].split("\n", 1)[0][:60] or "tool"
     return name, None, None
-
-
-def _list(value: Any) -> list[Any]:
-    """A field that should be an array: itself, or empty when it is anything else (``tools: true``)."""
-    return value if isinstance(value, list) else []
 
 
 def _text(raw: dict[str, Any], key: str, where: str, path: Path, problems: Problems) -> str | None:

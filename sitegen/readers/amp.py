@@ -27,6 +27,7 @@ from sitegen.readers._util import maybe_json, obj, opt_int, text_of, to_float, t
 from sitegen.readers.base import Reader, Sniff, as_text, parse_time
 from sitegen.readers.builder import SessionBuilder, last_index
 from sitegen.readers.files import load_json
+from sitegen.readers.platform import Platform
 from sitegen.readers.tools import DiffRule, replace_diff, tool_category, tool_input, write_diff
 
 NAME = "amp"
@@ -53,6 +54,7 @@ _USAGE_KINDS = (Kind.ASSISTANT, Kind.THINKING, Kind.TOOL_CALL, Kind.USER)
 class AmpReader(Reader):
     name = NAME
     claims_directories = False
+    agent = AGENT
 
     def detect(self, sniffed: Sniff) -> bool:
         path = sniffed.path
@@ -65,6 +67,10 @@ class AmpReader(Reader):
         if path.name.startswith("T-") and ('"messages":' in compact or '"v":' in compact or '"created":' in compact):
             return True
         return '"id":"T-' in compact and '"messages":[' in compact and ('"v":' in compact or '"created":' in compact)
+
+    def default_folders(self, plat: Platform) -> list[Path]:
+        """``amp/threads`` in the XDG data folders."""
+        return [data / "amp" / "threads" for data in plat.data_dirs]
 
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
         doc = load_json(path, problems)

@@ -13,7 +13,6 @@ read-only and immutable, and nothing here creates a folder.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 from collections.abc import Iterable, Mapping
@@ -27,20 +26,19 @@ from sitegen.readers.platform import Platform, unique
 
 HOME_ENV = "SESSITE_HOME"
 
-# Agents whose folders are listed here, in the order ``sessite discover`` lists them.
-_LISTED_HERE = ("claude-code", "codex", "copilot-cli", "gemini", "opencode", "cline", "amp", "cursor", "sage")
+# The agents ``sessite discover`` lists first; every other reader's agent follows, in registry order.
+_LISTED_FIRST = ("claude-code", "codex", "copilot-cli", "gemini", "opencode", "cline", "amp", "cursor", "sage")
 
 
-def _declaring_readers() -> dict[str, Reader]:
-    """Readers that declare their agent's folders themselves (``Reader.default_folders``)."""
-    return {r.agent: r for r in registry() if r.agent and r.agent not in _LISTED_HERE}
+def _readers_by_agent() -> dict[str, Reader]:
+    """Every reader that names its agent (``Reader.agent``), in the order ``sessite discover`` lists them."""
+    named = {r.agent: r for r in registry() if r.agent}
+    return {agent: named[agent] for agent in _LISTED_FIRST} | named
 
 
+_READERS = _readers_by_agent()
 # Every agent ``sessite discover`` knows, in the order it lists them.
-AGENTS = _LISTED_HERE + tuple(_declaring_readers())
-# Editors built on VS Code whose globalStorage may hold Cline's tasks.
-VSCODE_VARIANTS = ("Code", "Code - Insiders", "Cursor", "VSCodium", "Windsurf")
-CLINE_EXTENSION = "saoudrizwan.claude-dev"
+AGENTS = tuple(_READERS)
 
 
 @dataclass(frozen=True)
@@ -74,64 +72,15 @@ def platform(
 
 
 def candidates(plat: Platform) -> list[tuple[str, Path]]:
-    """Every default folder (or file) per agent, whether it exists or not."""
-    home = plat.home
-    out: list[tuple[str, Path]] = []
-    claude = plat.var("CLAUDE_CONFIG_DIR")
-    out += [
-        ("claude-code", p) for p in unique([*([claude / "projects"] if claude else []), home / ".claude" / "projects"])
-    ]
-    codex = plat.var("CODEX_HOME") or home / ".codex"
-    out += [("codex", codex / "sessions"), ("codex", codex / "archived_sessions")]
-    copilot = plat.var("COPILOT_HOME") or home / ".copilot"
-    out += [("copilot-cli", copilot / "session-state")]
-    gemini = plat.var("GEMINI_CLI_HOME")
-    out += [("gemini", (gemini / ".gemini" / "tmp") if gemini else home / ".gemini" / "tmp")]
-    for data in plat.data_dirs:
-        out.append(("opencode", data / "opencode"))
-    for config in plat.config_dirs:
-        for variant in VSCODE_VARIANTS:
-            out.append(("cline", config / variant / "User" / "globalStorage" / CLINE_EXTENSION / "tasks"))
-    out += [
-        ("cline", home / ".vscode-server" / "data" / "User" / "globalStorage" / CLINE_EXTENSION / "tasks"),
-        ("cline", home / ".cline" / "data" / "tasks"),
-    ]
-    for data in plat.data_dirs:
-        out.append(("amp", data / "amp" / "threads"))
-    for config in plat.config_dirs:
-        out.append(("cursor", config / "Cursor" / "User"))
-    for base in (home / ".emacs.d" / "sage", home / ".config" / "emacs" / "sage", home / ".sage"):
-        out += [("sage", base / "projects"), ("sage", base / "sessions")]
-    for agent, reader in _declaring_readers().items():
-        out += [(agent, p) for p in unique(reader.default_folders(plat))]
-    return out
+    """Every default folder (or file) per agent, whether it exists or not (``Reader.default_folders``)."""
+    return [(agent, p) for agent, reader in _READERS.items() for p in unique(reader.default_folders(plat))]
 
 
 def roots_of(agent: str, folder: Path) -> tuple[Path, ...]:
-    """What discovery should walk for an agent folder: only the parts that hold sessions.
-
-    OpenCode's data folder also holds logs and git snapshots, and Cursor's
-    ``User`` folder every extension's storage; walking them would only add noise.
-    """
-    if agent == "opencode" and (
-        folder.name == "opencode" or (folder / "storage").is_dir() or (folder / "opencode.db").is_file()
-    ):
-        parts = [
-            p
-            for p in (folder / "storage", folder / "opencode.db")
-            if p.exists() and (p.is_file() or (p / "session").is_dir())
-        ]
-        return tuple(parts)
-    if (
-        agent == "cursor"
-        and folder.is_dir()
-        and ((folder / "globalStorage").is_dir() or (folder / "workspaceStorage").is_dir())
-    ):
-        found = [folder / "globalStorage" / "state.vscdb"]
-        with contextlib.suppress(OSError):
-            found += sorted(p / "state.vscdb" for p in (folder / "workspaceStorage").iterdir() if p.is_dir())
-        return tuple(p for p in found if p.is_file())
-    reader = _declaring_readers().get(agent)
+    """What discovery should walk for an agent folder: only the parts that hold sessions
+    (``Reader.discovery_roots``: OpenCode's data folder also holds logs and git snapshots, and
+    Cursor's ``User`` folder every extension's storage)."""
+    reader = _READERS.get(agent)
     return reader.discovery_roots(folder) if reader else (folder,)
 
 

@@ -34,8 +34,7 @@ INDEX_CHARS = 200_000  # text indexed per event (a huge tool output is indexed u
 EVENTS_PER_POSTING = 3  # events remembered per (term, session)
 MIN_TERM, MAX_TERM = 2, 40
 
-_TOKEN = re.compile(r"\w+")
-TOKEN = _TOKEN  # a raw token: what ``terms_for`` takes
+TOKEN = re.compile(r"\w+")  # a raw token: what ``terms_for`` takes
 _HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _ASCII_WORD = re.compile(r"[a-z]+")
 
@@ -120,13 +119,13 @@ def normalize(text: str) -> str:
 
 def tokens(text: str) -> Iterator[str]:
     """Every index term of ``text`` in order (what lunr's tokenizer and pipeline would give)."""
-    for raw in _TOKEN.findall(normalize(text)):
+    for raw in TOKEN.findall(normalize(text)):
         yield from terms_for(raw)
 
 
 def count_terms(text: str) -> Counter:
     counts: Counter = Counter()
-    for raw, n in Counter(_TOKEN.findall(normalize(text))).items():
+    for raw, n in Counter(TOKEN.findall(normalize(text))).items():
         for term in terms_for(raw):
             counts[term] += n
     return counts

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from sitegen.model import Event
+from sitegen.site.markup import escape_text
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$")
 _FILE_HEADERS = ("--- ", "+++ ", "diff ", "index ", "*** ", "new file", "deleted file", "similarity", "rename ")
@@ -149,16 +150,12 @@ def edit_diffs(call: Event, results: Sequence[Event]) -> tuple[str | None, list[
 _CLASS = {"+": "i", "-": "d", " ": "c", "@": "u", "h": "h", "\\": "x"}
 
 
-def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
 def render(diff: str) -> Markup:
     """A diff as a ``<pre class="dv">`` of line blocks: ``i`` added, ``d`` removed, ``c`` context,
     ``u`` a hunk head; each numbered (old, new) in ``data-n``."""
     lines = parse(diff)
     if len(lines) > MAX_DRAWN_LINES:
-        body = "".join(f'<span class="l {_CLASS[ln.mark]}">{_esc(_mark(ln))}</span>' for ln in lines)
+        body = "".join(f'<span class="l {_CLASS[ln.mark]}">{escape_text(_mark(ln))}</span>' for ln in lines)
         return _folded(f'<pre class="dv plain">{body}</pre>', len(lines))
     width = max(
         (len(str(n)) for ln in lines for n in (ln.old, ln.new) if n is not None),
@@ -167,12 +164,12 @@ def render(diff: str) -> Markup:
     parts: list[str] = []
     for ln in lines:
         if ln.mark in ("@", "h", "\\"):
-            parts.append(f'<span class="l {_CLASS[ln.mark]}">{_esc(ln.text)}</span>')
+            parts.append(f'<span class="l {_CLASS[ln.mark]}">{escape_text(ln.text)}</span>')
             continue
         old = "" if ln.old is None else str(ln.old)
         new = "" if ln.new is None else str(ln.new)
         gutter = f"{old:>{width}} {new:>{width}}"
-        parts.append(f'<span class="l {_CLASS[ln.mark]}" data-n="{gutter}">{_esc(_mark(ln))}</span>')
+        parts.append(f'<span class="l {_CLASS[ln.mark]}" data-n="{gutter}">{escape_text(_mark(ln))}</span>')
     return _folded(f'<pre class="dv">{"".join(parts)}</pre>', len(lines))
 
 

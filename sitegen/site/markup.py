@@ -100,7 +100,7 @@ def _css_class(token: _TokenType) -> str:
     return "" if _looks_plain(token) else STANDARD_TYPES[token]
 
 
-def _text(value: str) -> str:
+def escape_text(value: str) -> str:
     """Escaped for an element's content (quotes need no escaping there; never use in an attribute)."""
     return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
@@ -110,14 +110,14 @@ def element_text(value: object) -> Markup:
     quotes stay quotes (JSON and code are full of them). Markup passes through as it is."""
     if hasattr(value, "__html__"):
         return Markup(value)
-    return Markup(_text(str(value)))
+    return Markup(escape_text(str(value)))
 
 
 def _spans(pieces: Iterable[tuple[str, str]]) -> Iterator[str]:
     """Escaped text from (class, text) pieces, where neighbours of one class share a
     span and the class "" gets none."""
     for cls, run in groupby(pieces, key=itemgetter(0)):
-        text = _text("".join([piece[1] for piece in run]))
+        text = escape_text("".join([piece[1] for piece in run]))
         yield f'<span class="{cls}">{text}</span>' if cls else text
 
 
@@ -134,7 +134,7 @@ def highlight_code(code: str, language: str | None = None, filename: str | None 
     """Code as highlighted HTML; plain escaped <pre> when too big or unknown."""
     lexer = lexer_for(language, filename) if len(code) <= HIGHLIGHT_LIMIT else None
     if lexer is None:
-        return Markup(f'<pre class="code">{_text(code)}</pre>')
+        return Markup(f'<pre class="code">{escape_text(code)}</pre>')
     return Markup(_highlighted(code, lexer))
 
 

@@ -19,16 +19,11 @@ from typing import Any
 
 from sitegen.config import SiteConfig
 from sitegen.model import Problems
-from sitegen.site.urls import project_url
+from sitegen.site.urls import nav_script_url
 from sitegen.site.view import SessionView
 from sitegen.site.writer import SiteWriter
 
 TITLE_CHARS = 100  # a neighbour's title in the script: enough for a link's words
-
-
-def nav_script_url(project: str) -> str:
-    """The script beside a project's page that lists its sessions in order."""
-    return project_url(project).removesuffix(".html") + ".sessions.js"
 
 
 # one session: (project, started as a sortable ISO string or "", url, title)

@@ -11,9 +11,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sitegen.analyze.session import SessionSummary
-from sitegen.site.neighbours import nav_script_url
 from sitegen.site.timeline import Timeline
-from sitegen.site.urls import INDEX_URL, NOT_FOUND_URL, index_url, parts_script_url, project_url, relative_root
+from sitegen.site.urls import (
+    INDEX_URL,
+    NOT_FOUND_URL,
+    index_url,
+    nav_script_url,
+    parts_script_url,
+    project_url,
+    relative_root,
+)
 from sitegen.site.view import SessionView
 
 

@@ -17,7 +17,6 @@ from typing import Any
 
 from sitegen.analyze.refs import (
     KIND_LABELS,
-    KIND_SINGULAR,
     KINDS,
     Forge,
     Mention,
@@ -33,7 +32,7 @@ from sitegen.model import Problems
 from sitegen.parallel import aggregate_jobs
 from sitegen.site.fanout import render_pages
 from sitegen.site.pages import Page
-from sitegen.site.reflinks import ref_label, ref_title
+from sitegen.site.reflinks import ref_kind_label, ref_label, ref_title
 from sitegen.site.render import Renderer
 from sitegen.site.urls import REFS_INDEX_URL, ref_url, repo_refs_url
 from sitegen.site.view import SessionView
@@ -277,7 +276,7 @@ class GitRefsIndex:
         pages = []
         for old, new in self.moved.items():
             data = self.refs[new]
-            label = ref_label(new, data.full_name, None, host, data.pr)
+            label = ref_label(new, data.full_name, None, host)
             deps = tuple(sorted(data.sessions))
             pages.append(Page(ref_url(old), "ref.html", {"moved": {"url": ref_url(new), "label": label}}, deps))
         for old_repo, repo in self.moved_repos.items():
@@ -307,7 +306,7 @@ class GitRefsIndex:
         dates = [started for s in data.sessions if (started := self.sessions[s].started)]
         return {
             "kind": data.key.kind,
-            "label": ref_label(data.key, data.full_name, scope, host, data.pr),
+            "label": ref_label(data.key, data.full_name, scope, host),
             "title": ref_title(data.key, data.full_name, host, data.pr, self.title_of(data.key)),
             "url": ref_url(data.key),
             "pr": data.pr,
@@ -362,8 +361,8 @@ class GitRefsIndex:
         related = sorted(
             (
                 {
-                    "label": ref_label(r, self.refs[r].full_name, key.repo, host, self.refs[r].pr),
-                    "kind": KIND_SINGULAR[r.kind] if not (r.kind == "issue" and self.refs[r].pr) else "pull request",
+                    "label": ref_label(r, self.refs[r].full_name, key.repo, host),
+                    "kind": ref_kind_label(r, self.refs[r].pr),
                     "url": ref_url(r),
                     "title": ref_title(r, self.refs[r].full_name, host, self.refs[r].pr),
                     "subject": self.title_of(r),
@@ -373,13 +372,13 @@ class GitRefsIndex:
             ),
             key=lambda x: (x["kind"], x["label"]),
         )
-        kind = "pull request" if key.kind == "issue" and data.pr else KIND_SINGULAR[key.kind]
+        kind = ref_kind_label(key, data.pr)
         context = {
             "ref": {
                 "kind": key.kind,
                 "kind_label": kind,
                 "name": full,
-                "label": ref_label(key, full, key.repo, host, data.pr),
+                "label": ref_label(key, full, key.repo, host),
                 "shas": sorted(n for n in data.names if len(n) == 40) if key.kind == "commit" else [],
                 "forge": self.forge.url(key.repo, key.kind, full, data.pr),
                 "title": ref_title(key, full, host, data.pr),

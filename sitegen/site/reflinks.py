@@ -49,7 +49,7 @@ class HeaderRefs:
         return bool(self.items or self.invalid or self.scope_known)
 
 
-def ref_label(key: RefKey, name: str, scope: Repo | None, default_host: str | None, pr: bool = False) -> str:
+def ref_label(key: RefKey, name: str, scope: Repo | None, default_host: str | None) -> str:
     """How a ref reads in a list: ``#42``, ``acme/api#120``, ``3f2a9c1``, ``feature/login``."""
     prefix = "" if scope is not None and key.repo == scope else (key.repo.label(default_host) if key.repo.known else "")
     if key.kind == "issue":
@@ -61,9 +61,14 @@ def ref_label(key: RefKey, name: str, scope: Repo | None, default_host: str | No
     return f"{prefix}:{name}" if prefix else name
 
 
+def ref_kind_label(key: RefKey, pr: bool = False) -> str:
+    """What a ref is, in words: ``branch``, ``commit``, ``pull request`` (an issue number that is one)…"""
+    return "pull request" if key.kind == "issue" and pr else KIND_SINGULAR[key.kind]
+
+
 def ref_title(key: RefKey, name: str, default_host: str | None, pr: bool = False, title: str | None = None) -> str:
     """A ref's tooltip: ``pull request #57 in acme/webapp: Add login form`` (the title when gh named it)."""
-    kind = "pull request" if key.kind == "issue" and pr else KIND_SINGULAR[key.kind]
+    kind = ref_kind_label(key, pr)
     where = key.repo.label(default_host) if key.repo.known else "an unknown repository"
     shown = f"#{name}" if key.kind == "issue" else (f"!{name}" if key.kind == "mr" else name)
     return f"{kind} {shown} in {where}" + (f": {title}" if title else "")
@@ -94,7 +99,7 @@ class RefHelpers:
             items.append(
                 RefItem(
                     ref.key.kind,
-                    ref_label(ref.key, name, scope, host, ref.pr),
+                    ref_label(ref.key, name, scope, host),
                     ref_title(ref.key, name, host, ref.pr, ref.title) + ("" if ref.worked else " (mentioned)"),
                     ref_url(ref.key),
                     forge.url(ref.key.repo, ref.key.kind, name, ref.pr),

@@ -169,6 +169,7 @@ class Timeline:
         self.view = view
         self.part = part
         self.cwd = (view.session.cwd or "").rstrip("/")
+        self._diffs: dict[int, tuple[str | None, list[str]]] = {}  # id(event) -> diffs(event), asked twice
 
     # ------------------------------------------------------------ grouping
 
@@ -277,12 +278,15 @@ class Timeline:
         return CallLine(tool, gist(first or e.text), "")
 
     def edit_stat(self, e: Event) -> tuple[int, int]:
-        diff, _ = edit_diffs(e, self.view.results_for(e))
+        diff, _ = self.diffs(e)
         return changed(diff) if diff else (0, 0)
 
     def diffs(self, e: Event) -> tuple[str | None, list[str]]:
         """The one diff an edit shows, and the others (folded with the tool's reply)."""
-        return edit_diffs(e, self.view.results_for(e))
+        found = self._diffs.get(id(e))
+        if found is None:
+            found = self._diffs[id(e)] = edit_diffs(e, self.view.results_for(e))
+        return found
 
     def outcome(self, e: Event) -> Outcome:
         results = self.view.results_for(e) if e.kind == Kind.TOOL_CALL else [e]

@@ -76,6 +76,11 @@ def project_url(project: str) -> str:
     return f"insights/{slug}.html"
 
 
+def nav_script_url(project: str) -> str:
+    """The script beside a project's page that lists its sessions in order (``sitegen/site/neighbours.py``)."""
+    return project_url(project).removesuffix(".html") + ".sessions.js"
+
+
 # ---------------------------------------------------------------- git refs
 
 

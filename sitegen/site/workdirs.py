@@ -134,13 +134,19 @@ class WorkFolder:
 
 def _hold(path: Path) -> int | None:
     """POSIX: a descriptor of the folder holding an exclusive flock (it follows the folder
-    through renames, and a killed process's locks go with it); None where that fails."""
-    if fcntl is None:
-        return None
+    through renames, and a killed process's locks go with it); None where that fails
+    (a file system without locks: the folder is just unlocked)."""
+    return None if fcntl is None else _flock(path)
+
+
+def _flock(path: Path) -> int | None:
+    """POSIX: a descriptor of the folder holding an exclusive flock; None when the lock is
+    refused (another process holds it, or the file system has no locks). Raises OSError
+    when the folder cannot be opened."""
     fd = os.open(path, os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:  # a file system without locks: the folder is just unlocked
+    except OSError:
         os.close(fd)
         return None
     return fd
@@ -220,15 +226,10 @@ def _take(path: Path) -> tuple[bool, int | None]:
             return False, None
         return True, None
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = _flock(path)
     except OSError:
         return False, None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return False, None
-    return True, fd
+    return fd is not None, fd
 
 
 def is_ours(path: Path) -> bool:

@@ -112,7 +112,6 @@ class SiteWriter:
         self.written: set[str] = set()  # every URL this build produced
         self.kept: set[str] = set()  # produced, identical to the published copy
         self.bytes_written = 0
-        self.changed = 0
         self.changed_urls: set[str] = set()  # written with new bytes
         self.spool: Path | None = None  # where pages are rendered to disk before write_file takes them
         self._work: dict[str, WorkFolder] = {}  # "staging", "spool"
@@ -158,7 +157,6 @@ class SiteWriter:
         if self._same_as_published(url, data):
             self.kept.add(url)
             return
-        self.changed += 1
         self.changed_urls.add(url)
         try:
             target = self._target(url)
@@ -189,7 +187,6 @@ class SiteWriter:
                 self.kept.add(url)
                 path.unlink(missing_ok=True)
                 return
-            self.changed += 1
             self.changed_urls.add(url)
             target = self._target(url)
             self.steps("move")

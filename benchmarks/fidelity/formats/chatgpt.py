@@ -21,22 +21,18 @@ What a faithful page must show, as the export says it:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..records import Record
+from ..records import Record, json_document
 
 _TO_USER = ("all", "", None)
 
 
 def records(path: Path) -> Iterator[Record]:
     """Every node of every conversation of one export, in file order."""
-    try:
-        data = json.loads(path.read_bytes().decode("utf-8", errors="replace").lstrip("\ufeff"))
-    except (OSError, ValueError):
-        return
+    data = json_document(path)
     if isinstance(data, dict):
         data = data["conversations"] if isinstance(data.get("conversations"), list) else [data]
     if not isinstance(data, list):

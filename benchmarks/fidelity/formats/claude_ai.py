@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..records import Record
+from ..records import Record, read_text
 
 _INLINE = re.compile(
     r"<antThinking>.*?(?:</antThinking>|\Z)|<antArtifact\b[^>]*?/>|<antArtifact\b[^>]*>.*?(?:</antArtifact>|\Z)",
@@ -36,9 +36,8 @@ _WS = re.compile(r"\s*")
 
 def records(path: Path) -> Iterator[Record]:
     """Every message of one export, in file order."""
-    try:
-        text = path.read_bytes().decode("utf-8", errors="replace").lstrip("\ufeff")
-    except OSError:
+    text = read_text(path)
+    if text is None:
         return
     number = 0
     for index, conv in enumerate(_conversations(text)):

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..records import Record, json_lines
+from ..records import Record, blocks, json_lines
 
 # Blocks Claude Code (and IDE integrations) inject into the user's turn: not the user's words.
 _INJECTED = (
@@ -114,10 +114,9 @@ def _record(path: Path, lineno: int, rec: dict[str, Any]) -> Record:
 
 def _type_name(rec: dict[str, Any]) -> str:
     kind = str(rec.get("type"))
-    for key, field in (("attachment", "type"), ("progress", "type")):
-        inner = rec.get("attachment" if key == "attachment" else "data")
-        if kind == key and isinstance(inner, dict) and isinstance(inner.get(field), str):
-            return f"{kind}/{inner[field]}"
+    inner = rec.get("attachment") if kind == "attachment" else rec.get("data") if kind == "progress" else None
+    if isinstance(inner, dict) and isinstance(inner.get("type"), str):
+        return f"{kind}/{inner['type']}"
     if kind == "system" and isinstance(rec.get("subtype"), str):
         return f"system/{rec['subtype']}"
     return kind
@@ -126,11 +125,8 @@ def _type_name(rec: dict[str, Any]) -> str:
 def _user(out: Record, rec: dict[str, Any]) -> None:
     message = rec.get("message")
     content = message.get("content") if isinstance(message, dict) else None
-    blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
-    if not isinstance(blocks, list):
-        return
     typed = not (rec.get("isMeta") or rec.get("isCompactSummary") or rec.get("isSidechain"))
-    for block in blocks:
+    for block in blocks(content):
         if not isinstance(block, dict):
             continue
         if block.get("type") == "tool_result" and isinstance(block.get("tool_use_id"), str):
@@ -143,11 +139,7 @@ def _user(out: Record, rec: dict[str, Any]) -> None:
 
 def _assistant(out: Record, message: Any) -> None:
     content = message.get("content") if isinstance(message, dict) else None
-    if isinstance(content, str):
-        content = [{"type": "text", "text": content}]
-    if not isinstance(content, list):
-        return
-    for block in content:
+    for block in blocks(content):
         if not isinstance(block, dict):
             continue
         btype = block.get("type")

@@ -18,20 +18,16 @@ words typed by a user, and no tool calls.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..records import Record
+from ..records import Record, json_document, json_value
 
 
 def records(path: Path) -> Iterator[Record]:
     """Every record of one team file."""
-    try:
-        doc = json.loads(path.read_bytes().decode("utf-8", errors="replace").lstrip("\ufeff"))
-    except (OSError, ValueError):
-        return
+    doc = json_document(path)
     if isinstance(doc, list):
         for index, entry in enumerate(doc, start=1):
             yield _message(path, index, entry)
@@ -58,12 +54,7 @@ def _message(path: Path, index: int, entry: Any) -> Record:
 
 
 def _protocol(text: Any) -> dict[str, Any] | None:
-    if not isinstance(text, str) or not text.lstrip().startswith("{"):
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
+    value = json_value(text) if isinstance(text, str) and text.lstrip().startswith("{") else None
     return value if isinstance(value, dict) and isinstance(value.get("type"), str) and value["type"] else None
 
 

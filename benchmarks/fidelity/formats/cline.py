@@ -22,13 +22,12 @@ What a faithful page must show, as the files say it:
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..records import Record
+from ..records import Record, json_document
 
 _RESULT_HEAD = re.compile(r"\[([A-Za-z0-9_\-]+)(.*?)\] Result:", re.DOTALL)
 _NOT_EXECUTED = re.compile(r"Tool \[([A-Za-z0-9_\-]+)\] was not executed\b")
@@ -57,10 +56,7 @@ def records(path: Path) -> Iterator[Record]:
     """Every record of one file of a task folder."""
     if path.name not in ("api_conversation_history.json", "ui_messages.json") or not path.is_file():
         return
-    try:
-        items = json.loads(path.read_bytes().decode("utf-8", errors="replace").lstrip("\ufeff"))
-    except (OSError, ValueError):
-        return
+    items = json_document(path)
     if not isinstance(items, list):
         return
     if path.name == "ui_messages.json":

@@ -13,22 +13,18 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..records import Record, json_lines
+from ..records import Record, json_document, json_lines
 
 
 def records(path: Path) -> Iterator[Record]:
     if path.suffix == ".jsonl":
         yield from (Record(path, line, str(obj.get("eventName"))) for line, obj in json_lines(path))
         return
-    try:
-        data = json.loads(path.read_bytes().decode("utf-8", "replace").lstrip("\ufeff"))
-    except (OSError, ValueError):
-        return
+    data = json_document(path)
     if isinstance(data, list):
         yield from (Record(path, n, "index entry") for n in range(1, len(data) + 1))
     elif isinstance(data, dict) and isinstance(data.get("history"), list):

@@ -16,13 +16,12 @@ prose), except in a ``title-<id>`` session (the request that names a session); c
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..records import Record, sqlite_rows
+from ..records import Record, json_value, sqlite_rows
 
 _NOT_RECORDS = ("-wal", "-shm", "-journal")
 
@@ -43,10 +42,7 @@ def records(path: Path) -> Iterator[Record]:
 
 def _message(path: Path, line: int, session_id: str, role: str, raw: Any) -> Record:
     out = Record(path, line, f"message/{role}")
-    try:
-        parts = json.loads(raw) if isinstance(raw, str) else None
-    except ValueError:
-        parts = None
+    parts = json_value(raw)
     if not isinstance(parts, list):
         return out
     for part in parts:

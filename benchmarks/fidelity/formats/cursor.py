@@ -32,7 +32,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from ..records import Record
+from ..records import Record, json_document
 
 _TABLES = ("cursorDiskKV", "ItemTable")
 _BUBBLE = "bubbleId:"
@@ -104,10 +104,7 @@ def _item(conn: sqlite3.Connection, key: str) -> Any:
 
 
 def _json_records(path: Path) -> Iterator[Record]:
-    try:
-        doc = json.loads(path.read_bytes().decode("utf-8", errors="replace").lstrip("\ufeff"))
-    except (OSError, ValueError):
-        return
+    doc = json_document(path)
     if not isinstance(doc, dict):
         return
     if isinstance(doc.get("composerId"), str) and not any(k.startswith((_BUBBLE, _COMPOSER)) for k in doc):

@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..records import Record, json_lines, sqlite_rows
+from ..records import Record, blocks, json_lines, json_value, sqlite_rows
 
 _QUERY = re.compile(r"<user_query>\n?(.*?)\n?</user_query>", re.S)
 _ADDED = (
@@ -109,10 +109,7 @@ def _is_json(data: Any) -> bool:
 
 
 def _parse(data: Any) -> Any:
-    try:
-        return json.loads(data.decode("utf-8", "replace") if isinstance(data, bytes) else data)
-    except (ValueError, AttributeError):
-        return None
+    return json_value(data.decode("utf-8", "replace") if isinstance(data, bytes) else data)
 
 
 def _protobuf(data: bytes) -> Iterator[tuple[int, bytes]]:
@@ -147,10 +144,18 @@ def _message(path: Path, index: int, message: Any) -> Record:
     if not isinstance(message, dict):
         return Record(path, index, "(off the conversation)" if message is None else "(not an object)")
     role = message.get("role")
-    out = Record(path, index, str(role))
-    content = message.get("content")
-    parts = [{"type": "text", "text": content}] if isinstance(content, str) else content
-    for part in parts if isinstance(parts, list) else []:
+    return _content(Record(path, index, str(role)), role, message.get("content"), _STORE_PARTS)
+
+
+# The block types and id keys of a call and of a result: (call type, its id key, result type, its id key).
+_STORE_PARTS = ("tool-call", "toolCallId", "tool-result", "toolCallId")
+_LINE_PARTS = ("tool_use", "id", "tool_result", "tool_use_id")
+
+
+def _content(out: Record, role: Any, content: Any, kinds: tuple[str, str, str, str]) -> Record:
+    """The user's words, the model's prose, the calls and the results of a message's content."""
+    call, call_key, result, result_key = kinds
+    for part in blocks(content):
         if not isinstance(part, dict):
             continue
         kind = part.get("type")
@@ -159,10 +164,10 @@ def _message(path: Path, index: int, message: Any) -> Record:
                 out.user_texts.extend(user_words(part["text"]))
             elif role == "assistant" and part["text"].strip():
                 out.assistant_texts.append(part["text"].strip())
-        elif kind == "tool-call" and isinstance(part.get("toolCallId"), str):
-            out.calls.append(part["toolCallId"])
-        elif kind == "tool-result" and isinstance(part.get("toolCallId"), str):
-            out.results.append(part["toolCallId"])
+        elif kind == call and isinstance(part.get(call_key), str):
+            out.calls.append(part[call_key])
+        elif kind == result and isinstance(part.get(result_key), str):
+            out.results.append(part[result_key])
     return out
 
 
@@ -171,24 +176,9 @@ def _message(path: Path, index: int, message: Any) -> Record:
 
 def _line(path: Path, line: int, obj: dict[str, Any]) -> Record:
     role = obj.get("role")
-    out = Record(path, line, str(role))
     message = obj.get("message")
     content = message.get("content") if isinstance(message, dict) else None
-    parts = [{"type": "text", "text": content}] if isinstance(content, str) else content
-    for part in parts if isinstance(parts, list) else []:
-        if not isinstance(part, dict):
-            continue
-        kind = part.get("type")
-        if kind == "text" and isinstance(part.get("text"), str):
-            if role == "user":
-                out.user_texts.extend(user_words(part["text"]))
-            elif role == "assistant" and part["text"].strip():
-                out.assistant_texts.append(part["text"].strip())
-        elif kind == "tool_use" and isinstance(part.get("id"), str):
-            out.calls.append(part["id"])
-        elif kind == "tool_result" and isinstance(part.get("tool_use_id"), str):
-            out.results.append(part["tool_use_id"])
-    return out
+    return _content(Record(path, line, str(role)), role, content, _LINE_PARTS)
 
 
 # ------------------------------------------------------------------ .txt transcripts

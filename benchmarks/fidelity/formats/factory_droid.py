@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..records import Record, json_lines
+from ..records import Record, blocks, json_lines, text_parts
 
 _REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.S)
 
@@ -44,25 +44,14 @@ def _record(path: Path, line: int, obj: dict[str, Any]) -> Record:
     if kind == "message" and isinstance(body, dict):
         out.type = f"message/{body.get('role')}"
         content = body.get("content")
-        blocks = (
-            [{"type": "text", "text": content}]
-            if isinstance(content, str)
-            else content
-            if isinstance(content, list)
-            else []
-        )
-        texts = [
-            b["text"]
-            for b in blocks
-            if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
-        ]
+        texts = text_parts(content)
         if body.get("role") == "user" and body.get("visibility") != "user_only":
             typed = "\n\n".join(t for t in (_typed(t) for t in texts) if t)
             if typed:
                 out.user_texts.append(typed)
         elif body.get("role") == "assistant":
             out.assistant_texts.extend(t.strip() for t in texts if t.strip())
-        for block in blocks:
+        for block in blocks(content):
             if isinstance(block, dict) and block.get("type") == "tool_use" and isinstance(block.get("id"), str):
                 out.calls.append(block["id"])
             elif (

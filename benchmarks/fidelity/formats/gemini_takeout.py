@@ -13,24 +13,20 @@ Gemini Apps activity has no tool calls.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-from ..records import Record
+from ..records import Record, json_document
 
 _COUNT = re.compile(r"^(?:\d+ generated (?:image|video|audio)s?|Attached \d+ files?)\.$")
 _INLINE = {"strong", "b", "em", "i", "code", "a", "span", "sup", "sub"}
 
 
 def records(path: Path) -> Iterator[Record]:
-    try:
-        items = json.loads(path.read_bytes().decode("utf-8", "replace").lstrip("\ufeff"))
-    except (OSError, ValueError):
-        return
+    items = json_document(path)
     for number, item in enumerate(items if isinstance(items, list) else [], 1):
         yield _record(path, number, item if isinstance(item, dict) else {})
 

@@ -17,13 +17,12 @@ items' ``id``; result ids: ``toolResponse`` items' ``id``. A thread message with
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..records import Record, json_lines, sqlite_rows
+from ..records import Record, json_lines, json_value, sqlite_rows
 
 _NOT_RECORDS = ("-wal", "-shm", "-journal")
 
@@ -49,7 +48,7 @@ def records(path: Path) -> Iterator[Record]:
         if table == "thread_messages" and message_id in copies:
             yield record  # the thread's copy of a session message
             continue
-        yield _message(record, role, _loads(content), _loads(metadata))
+        yield _message(record, role, json_value(content), json_value(metadata))
 
 
 def _rows(conn: sqlite3.Connection) -> list[tuple[str, Any, Any, Any, Any]]:
@@ -63,13 +62,6 @@ def _rows(conn: sqlite3.Connection) -> list[tuple[str, Any, Any, Any, Any]]:
             sql = f"SELECT {mid}, role, content_json, {meta} FROM {table} ORDER BY rowid"
             rows += [(table, *row) for row in conn.execute(sql)]
     return rows
-
-
-def _loads(raw: Any) -> Any:
-    try:
-        return json.loads(raw) if isinstance(raw, str) else None
-    except ValueError:
-        return None
 
 
 def _message(out: Record, role: Any, content: Any, metadata: Any) -> Record:

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..records import Record, json_lines
+from ..records import Record, json_lines, read_text
 
 _CALL_TYPES = frozenset(
     {
@@ -47,11 +47,9 @@ _CORRELATION = ("semantic.call_id", "tool_use_id", "call_id")
 
 def records(path: Path) -> Iterator[Record]:
     """Every record of one HAIL file (JSONL lines, or the events of a HAIL JSON document)."""
-    try:
-        data = path.read_bytes()
-    except OSError:
+    text = read_text(path)
+    if text is None:
         return
-    text = data.decode("utf-8", errors="replace").lstrip("\ufeff")
     calls: dict[str, str] = {}  # correlation attribute value -> the call's event_id
     document = _document(text)
     if document is not None:

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..records import Record, json_lines
+from ..records import Record, json_lines, text_parts
 
 
 def records(path: Path) -> Iterator[Record]:
@@ -47,12 +47,7 @@ def records(path: Path) -> Iterator[Record]:
 
 
 def _text(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    parts = value if isinstance(value, list) else []
-    return "\n".join(
-        p["text"] for p in parts if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str)
-    )
+    return "\n".join(text_parts(value))
 
 
 def _wire(out: Record, message: dict[str, Any], sub: bool) -> None:
@@ -83,13 +78,8 @@ def _context(path: Path, line: int, obj: dict[str, Any], older: bool) -> Record:
         if text and not (text.startswith("<system>CHECKPOINT ") and text.endswith("</system>")):
             out.user_texts.append(text)
     elif role == "assistant":
-        content = obj.get("content")
-        text = content if isinstance(content, str) else None
-        parts = content if isinstance(content, list) else []
-        for piece in (
-            [text] if text else [p.get("text") for p in parts if isinstance(p, dict) and p.get("type") == "text"]
-        ):
-            if isinstance(piece, str) and piece.strip():
+        for piece in text_parts(obj.get("content")):
+            if piece.strip():
                 out.assistant_texts.append(piece.strip())
         calls = obj.get("tool_calls")
         for call in calls if isinstance(calls, list) else []:

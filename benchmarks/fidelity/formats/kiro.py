@@ -23,15 +23,12 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from ..records import Record
+from ..records import Record, json_document
 
 
 def records(path: Path) -> Iterator[Record]:
     if path.suffix.lower() == ".json":
-        try:
-            value = json.loads(path.read_bytes().decode("utf-8", "replace").lstrip("\ufeff"))
-        except (OSError, ValueError):
-            return
+        value = json_document(path)
         if isinstance(value, dict):
             yield from _conversation(path, value, 1)
         return

@@ -19,12 +19,11 @@ What a faithful page must show:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..records import Record
+from ..records import Record, json_document, text_parts
 
 _ANSWERS = ("ObservationEvent", "AgentErrorEvent", "UserRejectObservation")
 
@@ -32,10 +31,7 @@ _ANSWERS = ("ObservationEvent", "AgentErrorEvent", "UserRejectObservation")
 def records(path: Path) -> Iterator[Record]:
     if path.name in ("base_state.json", "TASKS.json") or path.suffix.lower() != ".json" or not path.is_file():
         return
-    try:
-        value = json.loads(path.read_bytes().decode("utf-8", "replace").lstrip("\ufeff"))
-    except (OSError, ValueError):
-        return
+    value = json_document(path)
     if isinstance(value, list):
         for index, event in enumerate(value, 1):
             yield _event(path, index, event)
@@ -44,11 +40,7 @@ def records(path: Path) -> Iterator[Record]:
 
 
 def _texts(parts: Any) -> str:
-    if isinstance(parts, str):
-        return parts.strip()
-    items = parts if isinstance(parts, list) else []
-    texts = [p["text"] for p in items if isinstance(p, dict) and p.get("type") == "text" and p.get("text")]
-    return "\n\n".join(texts).strip()
+    return "\n\n".join(t for t in text_parts(parts) if t).strip()
 
 
 def _event(path: Path, line: int, event: Any) -> Record:

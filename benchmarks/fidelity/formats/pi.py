@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..records import Record, json_lines
+from ..records import Record, json_lines, text_parts
 
 
 def records(path: Path) -> Iterator[Record]:
@@ -36,15 +36,7 @@ def _record(path: Path, line: int, obj: dict[str, Any]) -> Record:
     content = message.get("content")
     parts = content if isinstance(content, list) else []
     if role == "user":
-        text = (
-            content
-            if isinstance(content, str)
-            else "\n".join(
-                p["text"]
-                for p in parts
-                if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str)
-            )
-        )
+        text = "\n".join(text_parts(content))
         if text.strip():
             out.user_texts.append(text.strip())
     elif role == "bashExecution" and isinstance(message.get("command"), str) and message["command"].strip():

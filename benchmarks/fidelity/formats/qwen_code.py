@@ -29,13 +29,12 @@ What a faithful page must show:
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..records import Record, json_lines
+from ..records import Record, json_document, json_lines
 
 _ADDED = re.compile(r"<system-reminder>.*?</system-reminder>|<qwen:[\w-]+>.*?</qwen:[\w-]+>", re.S)
 _TYPED_SUBTYPES = (None, "mid_turn_user_message")
@@ -114,10 +113,7 @@ def _ids(parts: list[Any], key: str) -> list[str]:
 
 
 def _document(path: Path) -> Iterator[Record]:
-    try:
-        doc = json.loads(path.read_bytes().decode("utf-8", errors="replace").lstrip("\ufeff"))
-    except (OSError, ValueError):
-        return
+    doc = json_document(path)
     messages = doc.get("messages") if isinstance(doc, dict) else None
     for number, message in enumerate(messages if isinstance(messages, list) else [], 1):
         if not isinstance(message, dict):

@@ -12,19 +12,15 @@ What a faithful page must show: the task (the user's words); the text of each st
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..records import Record
+from ..records import Record, json_document
 
 
 def records(path: Path) -> Iterator[Record]:
-    try:
-        doc = json.loads(path.read_bytes().decode("utf-8", "replace").lstrip("\ufeff"))
-    except (OSError, ValueError):
-        return
+    doc = json_document(path)
     if not isinstance(doc, dict):
         return
     first = Record(path, 1, "task")

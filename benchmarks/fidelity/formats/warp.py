@@ -17,13 +17,12 @@ opaque); a ``tool_call_result`` (5) id unless its result is ``server`` (4). An
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..records import Record, sqlite_rows
+from ..records import Record, json_value, sqlite_rows
 
 _NOT_RECORDS = ("-wal", "-shm", "-journal")
 
@@ -146,10 +145,7 @@ def _user(out: Record, text: str) -> None:
 
 
 def _query(out: Record, raw: Any) -> Record:
-    try:
-        items = json.loads(raw) if isinstance(raw, str) else []
-    except ValueError:
-        return out
+    items = json_value(raw)
     for item in items if isinstance(items, list) else []:
         query = item.get("Query") if isinstance(item, dict) else None
         if isinstance(query, dict) and isinstance(query.get("text"), str):
@@ -158,10 +154,7 @@ def _query(out: Record, raw: Any) -> Record:
 
 
 def _block(out: Record, raw: Any) -> Record:
-    try:
-        output = json.loads(raw) if isinstance(raw, str) else {}
-    except ValueError:
-        return out
+    output = json_value(raw)
     received = output.get("Received") if isinstance(output, dict) else None
     parts = received.get("output") if isinstance(received, dict) else None
     texts = [p["Text"] for p in parts or [] if isinstance(p, dict) and isinstance(p.get("Text"), str)]

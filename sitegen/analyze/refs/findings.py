@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from sitegen.analyze.refs.forges import KNOWN_HOSTS, Forge, forge_family, parse_repo
 from sitegen.analyze.refs.keys import HITS_PER_TEXT, TITLES_PER_SESSION, Mention, Repo
-from sitegen.analyze.refs.patterns import FILE_SUFFIXES, snippet, valid_branch
+from sitegen.analyze.refs.patterns import FILE_SUFFIXES, snippet, url_ref_kind, valid_branch
 from sitegen.model import Session
 
 # (repository or None for the session's own, kind, name)
@@ -102,6 +102,10 @@ class Findings:
             self.other_repos.append(repo)
         return repo
 
+    def url_repo(self, m: re.Match[str]) -> Repo | None:
+        """The repository of a ``FORGE_URL`` match, as written."""
+        return parse_repo(f"{m.group('host')}/{m.group('path')}", self.host)
+
     def forge_url(self, m: re.Match[str], text: str, eid: str | None, worked: bool = False) -> bool:
         """Record the ref a forge URL (``FORGE_URL`` match) names; False when it names none."""
         host = m.group("host").lower()
@@ -153,6 +157,5 @@ class Findings:
         if not number:
             return False
         self.other_repos.append(repo)
-        ref_kind = "mr" if kind in ("merge_requests", "pull-requests") else "issue"
-        self.hit(repo, ref_kind, number.group(0), eid, None, mention, worked=worked, pr=kind != "issues")
+        self.hit(repo, url_ref_kind(kind), number.group(0), eid, None, mention, worked=worked, pr=kind != "issues")
         return True

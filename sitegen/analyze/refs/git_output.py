@@ -11,7 +11,7 @@ import re
 
 from sitegen.analyze.refs.findings import Findings, TextSpans
 from sitegen.analyze.refs.forges import parse_repo
-from sitegen.analyze.refs.patterns import FORGE_URL, clean_branch, snippet, valid_branch
+from sitegen.analyze.refs.patterns import FORGE_URL, clean_branch, snippet, url_ref_kind, valid_branch
 
 _LOG_LIKE = {"log", "reflog", "rev-list", "rev-parse", "merge-base", "cherry", "blame", "show-branch"}
 _LINE_SHA = re.compile(r"(?m)^[*|/\\ ]*\^?(?P<sha>[0-9a-f]{7,40})(?=[\s]|$)(?P<rest>[^\n]*)")
@@ -99,10 +99,9 @@ def _pr_created(f: Findings, text: str, head_flag: str | None) -> None:
     url = FORGE_URL.match(printed.group(0)) if printed else None
     if not url:
         return
-    repo = parse_repo(f"{url.group('host')}/{url.group('path')}", f.host)
+    repo = f.url_repo(url)
     f.vote(3, repo)
     head = head_flag or f.branch
     number = re.match(r"\d+", url.group("id"))
     if head and number and repo:
-        kind = "mr" if url.group("kind") in ("merge_requests", "pull-requests") else "issue"
-        f.relate((repo, kind, number.group(0)), (None, "branch", head))
+        f.relate((repo, url_ref_kind(url.group("kind")), number.group(0)), (None, "branch", head))

@@ -16,6 +16,15 @@ FORGE_URL = re.compile(
     r"/(?P<path>[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)+?)/(?P<dash>-/)?"
     r"(?P<kind>commits?|pulls?|merge_requests|pull-requests|issues|releases/tag)/(?P<id>[A-Za-z0-9_./+-]+)"
 )
+_MR_KINDS = ("merge_requests", "pull-requests")  # GitLab's and Bitbucket's kinds in ``FORGE_URL``
+
+
+def url_ref_kind(kind: str) -> str:
+    """The ref kind of a ``FORGE_URL`` pull request or issue: "mr" for a merge request (GitLab) or a
+    Bitbucket pull request, else "issue" (an issue and a GitHub pull request share their numbers)."""
+    return "mr" if kind in _MR_KINDS else "issue"
+
+
 # ``#123`` (also inside a commit message)
 HASH_NUM = re.compile(r"#(?P<num>[1-9]\d{0,6})(?![\w-])")
 # an ``owner/name`` that ends like a file is a path, not a repository

@@ -21,7 +21,7 @@ from sitegen.analyze.refs.commands import Invocation, flag_value, positional
 from sitegen.analyze.refs.findings import Findings
 from sitegen.analyze.refs.forges import parse_repo
 from sitegen.analyze.refs.keys import Repo
-from sitegen.analyze.refs.patterns import FORGE_URL
+from sitegen.analyze.refs.patterns import FORGE_URL, url_ref_kind
 
 TITLE_MAX = 160  # characters kept of a title
 _JSON_MAX = 256 * 1024  # JSON output parsed for titles (a bigger one is skipped)
@@ -77,10 +77,9 @@ def _created(f: Findings, inv: Invocation, output: str) -> None:
         return
     for m in FORGE_URL.finditer(output[:4096]):
         number = re.match(r"[1-9]\d{0,6}(?!\w)", m.group("id"))
-        repo = parse_repo(f"{m.group('host')}/{m.group('path')}", f.host)
+        repo = f.url_repo(m)
         if number and repo and m.group("kind") in ("pull", "issues", "merge_requests", "pull-requests"):
-            kind = "mr" if m.group("kind") in ("merge_requests", "pull-requests") else "issue"
-            f.name_title(repo, kind, number.group(0), title)
+            f.name_title(repo, url_ref_kind(m.group("kind")), number.group(0), title)
             return
 
 
@@ -131,8 +130,8 @@ def _from_json(f: Findings, repo: Repo | None, output: str) -> None:
         url = obj.get("html_url") or obj.get("url")
         m = FORGE_URL.match(url) if isinstance(url, str) else None
         if m:
-            where = parse_repo(f"{m.group('host')}/{m.group('path')}", f.host) or repo
-            kind = "mr" if m.group("kind") in ("merge_requests", "pull-requests") else "issue"
+            where = f.url_repo(m) or repo
+            kind = url_ref_kind(m.group("kind"))
         name = clean_title(title)
         if name is not None:
             f.name_title(where, kind, str(number), name)

@@ -92,16 +92,14 @@ def _usage(r: AiderRun, found: dict[str, Any]) -> bool:
 def _edit_results(r: AiderRun, chunk: Chunk, path: str, said: str) -> bool:
     waiting = [p for p in r.pending if p.edit is not None and not p.answered and _same_file(p.edit.path, path)]
     for pending in waiting:
-        pending.answered = True
-        r.event(
-            f"{pending.call_id}-result",
-            kind=Kind.TOOL_RESULT,
-            call_id=pending.call_id,
-            tool_name="edit",
-            text=said,
-            line=chunk.line,
-        )
+        _answer(r, pending, chunk.line, said, tool_name="edit")
     return bool(waiting)
+
+
+def _answer(r: AiderRun, pending: Pending, line: int, text: str, **fields: Any) -> None:
+    """Aider's word on a waiting call: its result (the call is answered)."""
+    pending.answered = True
+    r.event(f"{pending.call_id}-result", kind=Kind.TOOL_RESULT, call_id=pending.call_id, text=text, line=line, **fields)
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -120,23 +118,11 @@ def _failed_edits(r: AiderRun, chunk: Chunk) -> bool:
     if not failed:
         return False
     for pending in failed:
-        pending.answered = True
-        r.event(
-            f"{pending.call_id}-result",
-            kind=Kind.TOOL_RESULT,
-            call_id=pending.call_id,
-            tool_name="edit",
-            text=chunk.text,
-            is_error=True,
-            line=chunk.line,
-        )
+        _answer(r, pending, chunk.line, chunk.text, tool_name="edit", is_error=True)
     if "were applied successfully" in chunk.text:
+        text = "Applied (aider: the other SEARCH/REPLACE blocks were applied successfully)"
         for pending in [p for p in waiting if not p.answered]:
-            pending.answered = True
-            text = "Applied (aider: the other SEARCH/REPLACE blocks were applied successfully)"
-            r.event(
-                f"{pending.call_id}-result", kind=Kind.TOOL_RESULT, call_id=pending.call_id, text=text, line=chunk.line
-            )
+            _answer(r, pending, chunk.line, text)
     return True
 
 
@@ -174,15 +160,8 @@ def _shell_result(r: AiderRun, chunk: Chunk) -> bool:
     if not waiting:
         return False
     for pending in waiting:
-        pending.answered = True
-        r.event(
-            f"{pending.call_id}-result",
-            kind=Kind.TOOL_RESULT,
-            call_id=pending.call_id,
-            tool_name="run",
-            text=f"{chunk.text}\n(aider does not write the output itself into the transcript)",
-            line=chunk.line,
-        )
+        text = f"{chunk.text}\n(aider does not write the output itself into the transcript)"
+        _answer(r, pending, chunk.line, text, tool_name="run")
     return True
 
 

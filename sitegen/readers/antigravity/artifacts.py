@@ -34,6 +34,7 @@ class Artifact:
     metadata: Path | None = None
     resolved: Path | None = None
     revisions: dict[int, Path] = field(default_factory=dict)
+    text: str | None = None  # the artifact's own file (``source``), once read
 
 
 def artifacts_of(files: list[Path], folder: Path) -> tuple[list[Artifact], list[Path]]:
@@ -90,7 +91,8 @@ def read_artifact(b: BrainBuilder, art: Artifact) -> list[Event]:
             )
         )
         previous, last = text, path
-    current = _read(b, art.source) if art.source else None
+    art.text = _read(b, art.source) if art.source else None
+    current = art.text
     shown_at = art.source if current is not None else last
     if current is None:
         current = previous
@@ -119,13 +121,13 @@ def read_artifact(b: BrainBuilder, art: Artifact) -> list[Event]:
     return events
 
 
-def heading(b: BrainBuilder, artifacts: list[Artifact]) -> str | None:
-    """A title for a conversation with no words from the user: its first artifact's heading or summary."""
+def heading(artifacts: list[Artifact]) -> str | None:
+    """A title for a conversation with no words from the user: its first artifact's heading
+    (from the text ``read_artifact`` read)."""
     for art in artifacts:
-        if art.source is not None:
-            found = _HEADING.search(_read(b, art.source, quiet=True) or "")
-            if found:
-                return found.group(1).strip()
+        found = _HEADING.search(art.text or "")
+        if found:
+            return found.group(1).strip()
     return None
 
 
@@ -137,12 +139,12 @@ def _metadata(b: BrainBuilder, path: Path) -> dict[str, Any]:
     return {}
 
 
-def _read(b: BrainBuilder, path: Path, quiet: bool = False) -> str | None:
+def _read(b: BrainBuilder, path: Path) -> str | None:
     data = read_bytes(path, b.problems)
     if data is None:
         return None
     text, replaced = decode_bytes(data)
-    if replaced and not quiet:
+    if replaced:
         b.problem(path, None, "invalid UTF-8; undecodable bytes replaced")
     return text
 

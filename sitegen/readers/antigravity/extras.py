@@ -100,7 +100,6 @@ def annotations_alone(path: Path, problems: Problems) -> None:
     problems.add(
         path, None, f"{NAME}: annotations of a conversation whose brain folder is not here ({held}); not shown"
     )
-    not_shown(path, 1, LONE_ANNOTATION)
 
 
 def other_file(b: BrainBuilder, path: Path) -> None:

@@ -47,9 +47,7 @@ def brain_session(folder: Path, problems: Problems) -> Session | None:
         return None
     events = place(steps, extra)
     said = any(e.kind == Kind.USER and e.text.strip() for e in events)
-    return b.finish(
-        folder.name, events=events, source=folder, title=None if said else heading(b, artifacts), meta=b.meta
-    )
+    return b.finish(folder.name, events=events, source=folder, title=None if said else heading(artifacts), meta=b.meta)
 
 
 def log_session(path: Path, problems: Problems) -> Session | None:

@@ -69,8 +69,7 @@ class ChatGptReader(Reader):
 def _conversations(path: Path, problems: Problems) -> Iterator[tuple[int, Any]]:
     """(line, conversation) for each conversation: of an array (streamed), of an object's
     ``conversations``, or the one conversation a file holds."""
-    head = _first_char(path)
-    if head == "[":
+    if Sniff(path).text().lstrip(" \t\r\n").startswith("["):  # the first character, as ``detect`` saw it
         yield from iter_json_array(path, problems)
         return
     whole = load_json(path, problems)
@@ -78,15 +77,6 @@ def _conversations(path: Path, problems: Problems) -> Iterator[tuple[int, Any]]:
         yield from ((1, conv) for conv in whole["conversations"])
     elif isinstance(whole, dict):
         yield 1, whole
-
-
-def _first_char(path: Path) -> str:
-    try:
-        with open(path, "rb") as fh:
-            start = fh.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
-    except OSError:
-        return ""
-    return start[:1].decode("ascii", "replace")
 
 
 def _is_conversation(item: dict[str, Any]) -> bool:

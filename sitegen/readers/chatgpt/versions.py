@@ -17,7 +17,7 @@ from sitegen.readers.chatgpt.content import Shown, read_content
 from sitegen.readers.chatgpt.messages import stamp
 from sitegen.readers.chatgpt.state import Conversation
 from sitegen.readers.chatgpt.tree import role_of
-from sitegen.readers.chatgpt.vocabulary import BRANCH_EMPTY, MERGED_VERSION, ROOT
+from sitegen.readers.chatgpt.vocabulary import BRANCH_EMPTY, MERGED_VERSION, ROOT, TO_USER
 
 _WHAT = {"user": "prompt", "assistant": "reply"}
 _HOW = {"user": "edited", "assistant": "regenerated"}
@@ -100,7 +100,7 @@ def _blocks(c: Conversation, node_id: str, label: str) -> list[Block]:
         return []
     head = [label, role_of(raw)]
     recipient = raw.get("recipient")
-    if recipient not in ("all", "", None):
+    if recipient not in TO_USER:
         head.append(f"to {as_text(recipient)}")
     when = stamp(raw)
     if when is not None:

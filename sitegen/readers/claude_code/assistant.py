@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from sitegen.model import Kind
-from sitegen.readers._util import text_of as _str
+from sitegen.readers._util import text_of
 from sitegen.readers.base import as_text
 from sitegen.readers.claude_code.content import image_block, result_content, usage_of
 from sitegen.readers.claude_code.state import Call, EventSpec, Specs, Transcript, unknown_spec
@@ -27,7 +27,7 @@ def read_assistant(t: Transcript, lineno: int, rec: dict[str, Any], ts: datetime
         t.problems.add(t.path, lineno, "assistant record has no message object; shown as raw JSON")
         t.emit_one(lineno, rec, ts, unknown_spec("assistant record without a message", rec))
         return
-    model = _str(msg.get("model"))
+    model = text_of(msg.get("model"))
     meta: dict[str, Any] = {}
     if model == "<synthetic>":
         model = None
@@ -88,7 +88,7 @@ def _note_calls(t: Transcript, first_new: int) -> None:
 
 def _note_usage(t: Transcript, rec: dict[str, Any], msg: dict[str, Any], first_new: int) -> None:
     """Remember the message's latest usage and last event; ``finish`` attaches it once."""
-    mid = _str(msg.get("id")) or _str(rec.get("requestId"))
+    mid = text_of(msg.get("id")) or text_of(rec.get("requestId"))
     usage = usage_of(msg.get("usage"))
     last = len(t.events) - 1 if len(t.events) > first_new else None
     if mid is None:
@@ -121,7 +121,7 @@ def _block_spec(block: Any, model: str | None) -> EventSpec | None:
         return _call_spec(block, model, server=btype == "server_tool_use")
     if isinstance(btype, str) and btype.endswith("_tool_result"):
         text, blocks = result_content(block.get("content"))
-        call_id = _str(block.get("tool_use_id"))
+        call_id = text_of(block.get("tool_use_id"))
         return {
             "kind": Kind.TOOL_RESULT,
             "call_id": call_id,
@@ -136,18 +136,18 @@ def _block_spec(block: Any, model: str | None) -> EventSpec | None:
 
 def _call_spec(block: dict[str, Any], model: str | None, *, server: bool) -> EventSpec:
     """A TOOL_CALL event; a Task/Agent call is titled with its description."""
-    name = _str(block.get("name")) or "tool"
+    name = text_of(block.get("name")) or "tool"
     args = block.get("input")
     spec: EventSpec = {
         "kind": Kind.TOOL_CALL,
         "tool_name": name,
         "tool_input": args,
-        "call_id": _str(block.get("id")),
+        "call_id": text_of(block.get("id")),
         "model": model,
         **tool_input_fields(name, args),
     }
     if server:
         spec["meta"] = {"server_tool": True}
-    if name in TASK_TOOLS and isinstance(args, dict) and _str(args.get("description")):
+    if name in TASK_TOOLS and isinstance(args, dict) and text_of(args.get("description")):
         spec["title"] = args["description"]
     return spec

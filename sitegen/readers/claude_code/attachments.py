@@ -21,8 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from sitegen.model import Block, Kind
-from sitegen.readers._util import obj
-from sitegen.readers._util import text_of as _str
+from sitegen.readers._util import obj, text_of
 from sitegen.readers.base import as_text
 from sitegen.readers.claude_code.content import classify_user_text, image_block
 from sitegen.readers.claude_code.context import CONTEXT, scalars
@@ -89,7 +88,7 @@ def queued_spec(t: Transcript, rec: dict[str, Any], attachment: dict[str, Any]) 
     texts, blocks = prompt_parts(attachment.get("prompt"))
     text = "\n\n".join(texts)
     mode = attachment.get("commandMode")
-    origin = _str(obj(attachment.get("origin")).get("kind"))
+    origin = text_of(obj(attachment.get("origin")).get("kind"))
     meta: dict[str, Any] = {"queued": True}
     if mode not in (None, "prompt"):
         meta["command_mode"] = as_text(mode)
@@ -127,8 +126,8 @@ def prompt_parts(prompt: Any) -> tuple[list[str], list[Block]]:
             blocks.append(
                 Block(
                     "file",
-                    title=_str(part.get("title")) or as_text(part.get("type")),
-                    mime=_str(source.get("media_type")),
+                    title=text_of(part.get("title")) or as_text(part.get("type")),
+                    mime=text_of(source.get("media_type")),
                 )
             )
     return texts, blocks
@@ -136,9 +135,9 @@ def prompt_parts(prompt: Any) -> tuple[list[str], list[Block]]:
 
 def _hook_spec(t: Transcript, name: str, attachment: dict[str, Any]) -> EventSpec:
     """A hook's output or error, titled with the hook; the call it ran on named in its details."""
-    hook = _str(attachment.get("hookName")) or _str(attachment.get("hookEvent")) or "hook"
+    hook = text_of(attachment.get("hookName")) or text_of(attachment.get("hookEvent")) or "hook"
     meta: dict[str, Any] = {"attachment": name, **scalars(attachment, _HOOK_FACTS)}
-    call_id = _str(attachment.get("toolUseID"))
+    call_id = text_of(attachment.get("toolUseID"))
     call = t.calls.get(call_id or "")
     if call is not None:
         meta["tool_use_id"] = call_id

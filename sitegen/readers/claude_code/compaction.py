@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from sitegen.model import Kind
-from sitegen.readers._util import text_of as _str
+from sitegen.readers._util import text_of
 from sitegen.readers.claude_code.state import EventSpec, Transcript
 
 BOUNDARY_SUBTYPES = ("compact_boundary", "microcompact_boundary")
@@ -34,7 +34,7 @@ def boundary_spec(rec: dict[str, Any], subtype: str, text: str, meta: dict[str, 
     data = rec.get("compactMetadata") or rec.get("microcompactMetadata")
     if isinstance(data, dict):
         meta.update({k: v for k, v in data.items() if isinstance(v, (str, int, float, bool))})
-    if _str(rec.get("logicalParentUuid")):
+    if text_of(rec.get("logicalParentUuid")):
         meta["logicalParentUuid"] = rec["logicalParentUuid"]
     title = _COMPACTED if subtype == "compact_boundary" else "Context micro-compacted"
     return {"kind": Kind.COMPACTION, "title": title, "text": text if text and text != title else "", "meta": meta}

@@ -6,9 +6,7 @@ import re
 from typing import Any
 
 from sitegen.model import Block, Kind, Usage, user_words
-from sitegen.readers._util import obj, shorten
-from sitegen.readers._util import text_of as _str
-from sitegen.readers._util import to_int as _int
+from sitegen.readers._util import obj, shorten, text_of, to_int
 from sitegen.readers.base import as_text
 from sitegen.readers.claude_code.vocabulary import ANSI_ESCAPE, OUTPUT_TAGS, SYSTEM_TAGS
 
@@ -21,10 +19,10 @@ def usage_of(raw: Any) -> Usage | None:
     if not isinstance(raw, dict):
         return None
     usage = Usage(
-        input_tokens=_int(raw.get("input_tokens")),
-        output_tokens=_int(raw.get("output_tokens")),
-        cache_read_tokens=_int(raw.get("cache_read_input_tokens")),
-        cache_write_tokens=_int(raw.get("cache_creation_input_tokens")),
+        input_tokens=to_int(raw.get("input_tokens")),
+        output_tokens=to_int(raw.get("output_tokens")),
+        cache_read_tokens=to_int(raw.get("cache_read_input_tokens")),
+        cache_write_tokens=to_int(raw.get("cache_creation_input_tokens")),
     )
     return usage or None
 
@@ -36,13 +34,13 @@ def strip_ansi(text: str) -> str:
 def image_block(block: dict[str, Any]) -> Block:
     """An image content block (inline base64 becomes a data: URI)."""
     source = obj(block.get("source"))
-    mime = _str(source.get("media_type"))
+    mime = text_of(source.get("media_type"))
     uri = None
     if source.get("type") == "base64" and isinstance(source.get("data"), str):
         uri = f"data:{mime or 'image/png'};base64,{source['data']}"
     elif isinstance(source.get("url"), str):
         uri = source["url"]
-    return Block("image", uri=uri, mime=mime, title=_str(block.get("title")))
+    return Block("image", uri=uri, mime=mime, title=text_of(block.get("title")))
 
 
 def result_content(content: Any) -> tuple[str, tuple[Block, ...]]:

@@ -14,8 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from sitegen.model import Block
-from sitegen.readers._util import obj, to_int
-from sitegen.readers._util import text_of as _str
+from sitegen.readers._util import array, obj, text_of, to_int
 from sitegen.readers.base import as_text
 from sitegen.readers.claude_code.state import EventSpec
 
@@ -34,12 +33,8 @@ def scalars(attachment: dict[str, Any], keys: Iterable[str] = (), exclude: Itera
     return facts
 
 
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
 def _strs(value: Any) -> list[str]:
-    return [v for v in _list(value) if isinstance(v, str)]
+    return [v for v in array(value) if isinstance(v, str)]
 
 
 def _listing(title: str, added: list[str], removed: list[str], sep: str = "\n") -> EventSpec:
@@ -73,7 +68,7 @@ def _code(text: Any, title: str | None) -> tuple[Block, ...]:
 
 
 def _edited_file(a: dict[str, Any]) -> EventSpec:
-    name = _str(a.get("filename")) or "file"
+    name = text_of(a.get("filename")) or "file"
     return {"title": f"File changed: {name}", "blocks": _code(a.get("snippet"), name), "meta": {"path": name}}
 
 
@@ -82,7 +77,7 @@ def file_blocks(content: Any, name: str | None) -> tuple[Block, ...]:
     content = obj(content)
     file = obj(content.get("file"))
     if content.get("type") == "image" and isinstance(file.get("base64"), str):
-        mime = _str(file.get("type")) or "image/png"
+        mime = text_of(file.get("type")) or "image/png"
         return (Block("image", uri=f"data:{mime};base64,{file['base64']}", mime=mime, title=name),)
     if isinstance(file.get("content"), str):
         return _code(file["content"], name)
@@ -91,7 +86,7 @@ def file_blocks(content: Any, name: str | None) -> tuple[Block, ...]:
 
 def _file(label: str) -> Callable[[dict[str, Any]], EventSpec]:
     def build(a: dict[str, Any]) -> EventSpec:
-        name = _str(a.get("displayPath")) or _str(a.get("filename")) or _str(a.get("path")) or "file"
+        name = text_of(a.get("displayPath")) or text_of(a.get("filename")) or text_of(a.get("path")) or "file"
         spec: EventSpec = {"title": f"{label}: {name}", "blocks": file_blocks(a.get("content"), name)}
         if isinstance(a.get("content"), str):
             spec["blocks"] = _code(a["content"], name)  # a directory listing
@@ -103,10 +98,10 @@ def _file(label: str) -> Callable[[dict[str, Any]], EventSpec]:
 
 
 def _ide_selection(a: dict[str, Any]) -> EventSpec:
-    name = _str(a.get("displayPath")) or _str(a.get("filename")) or "file"
+    name = text_of(a.get("displayPath")) or text_of(a.get("filename")) or "file"
     where = f"{name} lines {to_int(a.get('lineStart'))}-{to_int(a.get('lineEnd'))}"
     return {
-        "title": f"Selected in {_str(a.get('ideName')) or 'the IDE'}: {where}",
+        "title": f"Selected in {text_of(a.get('ideName')) or 'the IDE'}: {where}",
         "blocks": _code(a.get("content"), name),
     }
 
@@ -114,15 +109,15 @@ def _ide_selection(a: dict[str, Any]) -> EventSpec:
 def _memory(a: dict[str, Any]) -> EventSpec:
     content = a.get("content")
     memory = obj(content)
-    path = _str(a.get("displayPath")) or _str(a.get("path")) or _str(memory.get("path")) or "memory file"
+    path = text_of(a.get("displayPath")) or text_of(a.get("path")) or text_of(memory.get("path")) or "memory file"
     return {"title": f"Memory file: {path}", "text": as_text(memory.get("content") if memory else content)}
 
 
 def _relevant_memories(a: dict[str, Any]) -> EventSpec:
     parts = []
-    for memory in _list(a.get("memories")):
+    for memory in array(a.get("memories")):
         memory = obj(memory)
-        head = _str(memory.get("header")) or _str(memory.get("path")) or "memory"
+        head = text_of(memory.get("header")) or text_of(memory.get("path")) or "memory"
         parts.append(f"**{head}**\n\n{as_text(memory.get('content'))}")
     return {"title": f"Relevant memories ({len(parts)})", "text": "\n\n".join(parts)}
 
@@ -138,14 +133,14 @@ def _titled(title: str, *keys: str) -> Callable[[dict[str, Any]], EventSpec]:
 
 
 def _plan_file(a: dict[str, Any]) -> EventSpec:
-    path = _str(a.get("planFilePath")) or "plan"
+    path = text_of(a.get("planFilePath")) or "plan"
     return {"title": f"Plan file: {path}", "text": as_text(a.get("planContent"))}
 
 
 def _mcp_resource(a: dict[str, Any]) -> EventSpec:
     contents = obj(a.get("content")).get("contents")
     texts = [as_text(obj(c).get("text")) for c in contents] if isinstance(contents, list) else []
-    where = " ".join(x for x in (_str(a.get("server")), _str(a.get("uri"))) if x)
+    where = " ".join(x for x in (text_of(a.get("server")), text_of(a.get("uri"))) if x)
     return {"title": f"MCP resource: {where or 'resource'}", "text": "\n\n".join(t for t in texts if t)}
 
 
@@ -154,22 +149,22 @@ def _allowed_tools(a: dict[str, Any]) -> EventSpec:
 
 
 def _task_status(a: dict[str, Any]) -> EventSpec:
-    status = _str(a.get("status")) or "update"
-    title = f"Background task {status}: {_str(a.get('description')) or _str(a.get('taskId')) or 'task'}"
+    status = text_of(a.get("status")) or "update"
+    title = f"Background task {status}: {text_of(a.get('description')) or text_of(a.get('taskId')) or 'task'}"
     return {"title": title, "text": as_text(a.get("deltaSummary"))}
 
 
 def _teammate_mailbox(a: dict[str, Any]) -> EventSpec:
     lines = []
-    for message in _list(a.get("messages")):
+    for message in array(a.get("messages")):
         message = obj(message)
-        lines.append(f"**{_str(message.get('from')) or 'teammate'}**: {as_text(message.get('text'))}")
+        lines.append(f"**{text_of(message.get('from')) or 'teammate'}**: {as_text(message.get('text'))}")
     return {"title": "Teammate messages", "text": "\n\n".join(lines)}
 
 
 def _team_context(a: dict[str, Any]) -> EventSpec:
-    who = _str(a.get("agentName")) or _str(a.get("agentId")) or "agent"
-    return {"title": f"Team context: {_str(a.get('teamName')) or 'team'}", "text": f"Working as {who}."}
+    who = text_of(a.get("agentName")) or text_of(a.get("agentId")) or "agent"
+    return {"title": f"Team context: {text_of(a.get('teamName')) or 'team'}", "text": f"Working as {who}."}
 
 
 def _named_list(title: str, key: str) -> Callable[[dict[str, Any]], EventSpec]:
@@ -177,9 +172,9 @@ def _named_list(title: str, key: str) -> Callable[[dict[str, Any]], EventSpec]:
 
     def build(a: dict[str, Any]) -> EventSpec:
         lines = []
-        for item in _list(a.get(key)):
+        for item in array(a.get(key)):
             item = obj(item)
-            extra = _str(item.get("description")) or _str(item.get("path"))
+            extra = text_of(item.get("description")) or text_of(item.get("path"))
             lines.append(f"- `{as_text(item.get('name'))}`" + (f": {extra}" if extra else ""))
         return {"title": title, "text": "\n".join(lines)}
 
@@ -188,9 +183,9 @@ def _named_list(title: str, key: str) -> Callable[[dict[str, Any]], EventSpec]:
 
 def _diagnostics(a: dict[str, Any]) -> EventSpec:
     lines = []
-    for file in _list(a.get("files")):
+    for file in array(a.get("files")):
         file = obj(file)
-        found = _list(file.get("diagnostics"))
+        found = array(file.get("diagnostics"))
         lines.append(f"- `{as_text(file.get('uri'))}`: " + "; ".join(as_text(obj(d).get("message")) for d in found))
     return {"title": "Diagnostics", "text": "\n".join(lines)}
 

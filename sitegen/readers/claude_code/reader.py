@@ -17,7 +17,8 @@ from sitegen.readers.claude_code.flat import (
 )
 from sitegen.readers.claude_code.layout import agent_meta_path, main_file_of_agent, nested_files
 from sitegen.readers.claude_code.session import read_flat_group, read_main, read_standalone_agent
-from sitegen.readers.claude_code.vocabulary import NAME, UUID_LIKE
+from sitegen.readers.claude_code.vocabulary import AGENT, NAME, UUID_LIKE
+from sitegen.readers.platform import Platform
 
 _SNIFF_LINES = 400
 
@@ -25,6 +26,12 @@ _SNIFF_LINES = 400
 class ClaudeCodeReader(Reader):
     name = NAME
     claims_directories = False
+    agent = AGENT
+
+    def default_folders(self, plat: Platform) -> list[Path]:
+        """``projects`` in ``$CLAUDE_CONFIG_DIR`` (when set) and in ``~/.claude``."""
+        config = plat.var("CLAUDE_CONFIG_DIR")
+        return [*([config / "projects"] if config else []), plat.home / ".claude" / "projects"]
 
     def detect(self, sniffed: Sniff) -> bool:
         path = sniffed.path

@@ -15,8 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from sitegen.model import Kind
-from sitegen.readers._util import obj, shown
-from sitegen.readers._util import text_of as _str
+from sitegen.readers._util import obj, shown, text_of
 from sitegen.readers.base import parse_time
 from sitegen.readers.claude_code.assistant import read_assistant
 from sitegen.readers.claude_code.attachments import read_attachment
@@ -93,8 +92,8 @@ def _keep_agent_message(t: Transcript, lineno: int, rec: dict[str, Any], data: d
 
     True when the record is shown (as part of a rebuilt sub-agent) rather than counted.
     """
-    agent_id = _str(data.get("agentId"))
-    parent_call = _str(rec.get("parentToolUseID"))
+    agent_id = text_of(data.get("agentId"))
+    parent_call = text_of(rec.get("parentToolUseID"))
     if agent_id and parent_call:
         t.agent_links.setdefault(agent_id, parent_call)
     message = data.get("message")
@@ -119,15 +118,15 @@ def _keep_agent_message(t: Transcript, lineno: int, rec: dict[str, Any], data: d
 def _read_metadata(t: Transcript, lineno: int, kind: str, rec: dict[str, Any]) -> None:
     """Title, agent name and permission mode records: facts about the session, not events."""
     field_name = TITLE_FIELDS.get(kind)
-    value = _str(rec.get(field_name)) if field_name else None
+    value = text_of(rec.get(field_name)) if field_name else None
     if kind == "ai-title" and value is None:
-        value = _str(rec.get("title"))
+        value = text_of(rec.get("title"))
     if value:
         t.titles[kind] = value
     if kind == "agent-name" and value:
         t.meta["agent_name"] = value
     elif kind in ("mode", "permission-mode"):
-        mode = _str(rec.get("mode")) or _str(rec.get("permissionMode"))
+        mode = text_of(rec.get("mode")) or text_of(rec.get("permissionMode"))
         if mode:
             t.meta["mode"] = mode
     t.skip(f"{kind} record (used for the session title and details)", lineno)
@@ -135,9 +134,9 @@ def _read_metadata(t: Transcript, lineno: int, kind: str, rec: dict[str, Any]) -
 
 def _read_pr_link(t: Transcript, lineno: int, rec: dict[str, Any], ts: datetime | None) -> None:
     """A pull request the session opened: a SYSTEM event (once per PR) and git refs."""
-    url = _str(rec.get("prUrl"))
+    url = text_of(rec.get("prUrl"))
     number = rec.get("prNumber")
-    repo = _str(rec.get("prRepository")) or _str(rec.get("repository"))
+    repo = text_of(rec.get("prRepository")) or text_of(rec.get("repository"))
     key = url or f"{repo}#{number}"
     if key in t.pull_requests:
         t.skip("pr-link record (repeated link to the same pull request)", lineno)

@@ -10,8 +10,7 @@ from typing import Any
 
 from sitegen.model import Event, GitRefs, Problems, Session, SourceRef, make_session_id
 from sitegen.readers import ledger
-from sitegen.readers._util import Ids, project_of
-from sitegen.readers._util import text_of as _str
+from sitegen.readers._util import Ids, project_of, text_of
 from sitegen.readers.claude_code.compaction import COMPACTION_AGENT_TITLE, is_compaction_agent
 from sitegen.readers.claude_code.flat import agent_id_of, flat_agents_of_main, flat_session
 from sitegen.readers.claude_code.layout import agent_files, agent_id_from_name, agent_meta_path, nested_files
@@ -136,7 +135,7 @@ def read_standalone_agent(path: Path, problems: Problems) -> Session | None:
         sidecar = load_json(sidecar_path, problems)
         if isinstance(sidecar, dict):
             ledger.merged(sidecar_path, 1, SIDECAR_SHOWN)
-            if _str(sidecar.get("agentType")):
+            if text_of(sidecar.get("agentType")):
                 meta["agent_type"] = sidecar["agentType"]
         else:
             t.skipped[SIDECAR_UNREAD] += 1

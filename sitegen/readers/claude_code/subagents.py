@@ -18,8 +18,7 @@ from typing import Any, NamedTuple
 
 from sitegen.model import Event, Kind, Problems
 from sitegen.readers import ledger
-from sitegen.readers._util import Ids, obj
-from sitegen.readers._util import text_of as _str
+from sitegen.readers._util import Ids, obj, text_of
 from sitegen.readers.claude_code.compaction import (
     COMPACTION_AGENT_TITLE,
     compaction_position,
@@ -229,7 +228,7 @@ def _subagent_event(sub: SubAgent, parent: Transcript, call_id: str | None, chil
     call = parent.calls.get(call_id or "")
     args = obj(call.args) if call else {}
     sidecar = obj(info.get("meta.json"))
-    agent_type = _str(args.get("subagent_type")) or _str(sidecar.get("agentType"))
+    agent_type = text_of(args.get("subagent_type")) or text_of(sidecar.get("agentType"))
     if agent_type:
         meta["agent_type"] = agent_type
     for key in ("source", "rebuilt_from"):
@@ -241,7 +240,7 @@ def _subagent_event(sub: SubAgent, parent: Transcript, call_id: str | None, chil
     if is_compaction_agent(aid):
         title = COMPACTION_AGENT_TITLE
     else:
-        described = _str(args.get("description")) or _str(sidecar.get("description")) or agent_type
+        described = text_of(args.get("description")) or text_of(sidecar.get("description")) or agent_type
         title = described or (agent.prompt_title if call_id is None else None) or f"Sub-agent {aid}"
     return Event(
         id=ids.take(f"agent-{aid}"),

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from sitegen.model import Kind
-from sitegen.readers._util import to_int as _int
+from sitegen.readers._util import array, to_int
 from sitegen.readers.base import as_text
 from sitegen.readers.claude_code.compaction import BOUNDARY_SUBTYPES, boundary_spec
 from sitegen.readers.claude_code.content import classify_user_text, strip_ansi
@@ -47,14 +47,14 @@ def _local_command(rec: dict[str, Any], text: str, meta: dict[str, Any]) -> Even
 def _turn_duration(rec: dict[str, Any], text: str, meta: dict[str, Any]) -> EventSpec:
     ms = rec.get("durationMs")
     meta["durationMs"] = ms
-    took = f"Turn took {_int(ms) / 1000:.1f} s" if isinstance(ms, (int, float)) else text
+    took = f"Turn took {to_int(ms) / 1000:.1f} s" if isinstance(ms, (int, float)) else text
     return {"kind": Kind.SYSTEM, "title": "Turn duration", "text": took, "meta": meta}
 
 
 def _stop_hooks(rec: dict[str, Any], text: str, meta: dict[str, Any]) -> EventSpec:
-    hooks = _list(rec.get("hookInfos"))
-    errors = _list(rec.get("hookErrors"))
-    lines = [f"{_int(rec.get('hookCount')) or len(hooks)} stop hook(s) ran."]
+    hooks = array(rec.get("hookInfos"))
+    errors = array(rec.get("hookErrors"))
+    lines = [f"{to_int(rec.get('hookCount')) or len(hooks)} stop hook(s) ran."]
     lines += [f"- `{h.get('command')}`" for h in hooks if isinstance(h, dict) and h.get("command")]
     lines += [f"- error: {as_text(e)}" for e in errors]
     if rec.get("preventedContinuation"):
@@ -77,10 +77,6 @@ def _api_error(rec: dict[str, Any], text: str, meta: dict[str, Any]) -> EventSpe
         if key in rec:
             meta[key] = rec[key]
     return {"kind": Kind.SYSTEM, "title": "API error", "text": detail, "meta": meta, "is_error": True}
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
 
 
 _BY_SUBTYPE: dict[str, Callable[[dict[str, Any], str, dict[str, Any]], EventSpec]] = {

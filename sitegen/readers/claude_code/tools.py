@@ -11,9 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from sitegen.model import Kind, ToolCategory
-from sitegen.readers._util import opt_int, unified_diff
-from sitegen.readers._util import text_of as _str
-from sitegen.readers._util import to_int as _int
+from sitegen.readers._util import opt_int, text_of, to_int, unified_diff
 from sitegen.readers.base import as_text
 from sitegen.readers.claude_code.content import result_content
 from sitegen.readers.claude_code.state import Call, EventSpec, Transcript
@@ -49,8 +47,8 @@ def patch_diff(path: str | None, hunks: list[Any]) -> str | None:
     for hunk in hunks:
         if not isinstance(hunk, dict) or not isinstance(hunk.get("lines"), list):
             continue
-        old = f"-{_int(hunk.get('oldStart'))},{_int(hunk.get('oldLines'))}"
-        new = f"+{_int(hunk.get('newStart'))},{_int(hunk.get('newLines'))}"
+        old = f"-{to_int(hunk.get('oldStart'))},{to_int(hunk.get('oldLines'))}"
+        new = f"+{to_int(hunk.get('newStart'))},{to_int(hunk.get('newLines'))}"
         out.append(f"@@ {old} {new} @@")
         out.extend(str(line) for line in hunk["lines"])
     if not out:
@@ -76,7 +74,7 @@ def result_spec(t: Transcript, block: dict[str, Any], rec: dict[str, Any] | None
     ``rec`` is the record when the block is its only result: only then does the
     record's ``toolUseResult`` describe this block.
     """
-    call_id = _str(block.get("tool_use_id"))
+    call_id = text_of(block.get("tool_use_id"))
     text, blocks = result_content(block.get("content"))
     is_error = block.get("is_error") is True
     spec: EventSpec = {"kind": Kind.TOOL_RESULT, "call_id": call_id, "text": text, "is_error": is_error}
@@ -115,9 +113,9 @@ def _use_result_facts(
         for key in ("numLines", "startLine", "totalLines"):
             if isinstance(file.get(key), int):
                 meta[key] = file[key]
-        if _str(file.get("filePath")):
+        if text_of(file.get("filePath")):
             spec["path"] = file["filePath"]
-    path = _str(extra.get("filePath")) or spec.get("path")
+    path = text_of(extra.get("filePath")) or spec.get("path")
     if path:
         spec["path"] = path
     name = call.name if call else None
@@ -125,7 +123,7 @@ def _use_result_facts(
         diff = _result_diff(path, extra, name, call.args if call else None)
         if diff and not (call and t.events[call.position].diff == diff):
             spec["diff"] = diff
-    agent_id = _str(extra.get("agentId"))
+    agent_id = text_of(extra.get("agentId"))
     if agent_id and call_id:
         t.agent_links.setdefault(agent_id, call_id)
     return meta

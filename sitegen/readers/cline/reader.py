@@ -13,9 +13,10 @@ from sitegen.readers.base import Reader, Sniff, parse_time
 from sitegen.readers.cline.copies import sort_panel
 from sitegen.readers.cline.history import history_events
 from sitegen.readers.cline.panel import ui_events
-from sitegen.readers.cline.task import API_HISTORY, NAME, TASK_METADATA, UI_MESSAGES, Task, looks_like_task_file
+from sitegen.readers.cline.task import AGENT, API_HISTORY, NAME, TASK_METADATA, UI_MESSAGES, Task, looks_like_task_file
 from sitegen.readers.cline.ui import ui_summary
 from sitegen.readers.files import iter_json_array, load_json
+from sitegen.readers.platform import Platform
 
 # environment_history keys -> the label a session page shows
 _ENVIRONMENT = (
@@ -26,9 +27,15 @@ _ENVIRONMENT = (
 )
 
 
+# Editors built on VS Code whose globalStorage may hold Cline's tasks.
+VSCODE_VARIANTS = ("Code", "Code - Insiders", "Cursor", "VSCodium", "Windsurf")
+EXTENSION = "saoudrizwan.claude-dev"
+
+
 class ClineReader(Reader):
     name = NAME
     claims_directories = True
+    agent = AGENT
 
     def detect(self, sniffed: Sniff) -> bool:
         path = sniffed.path
@@ -55,6 +62,15 @@ class ClineReader(Reader):
         snapshot taken while it ran) are read together and merged message by message."""
         name = sniffed.path.name
         return f"cline:{name}" if sniffed.is_dir and name.isdigit() else None
+
+    def default_folders(self, plat: Platform) -> list[Path]:
+        """The extension's ``tasks`` in each VS Code editor's globalStorage (local and remote), and the
+        ``cline`` command's."""
+        storages = [
+            config / variant / "User" / "globalStorage" for config in plat.config_dirs for variant in VSCODE_VARIANTS
+        ]
+        storages.append(plat.home / ".vscode-server" / "data" / "User" / "globalStorage")
+        return [*(s / EXTENSION / "tasks" for s in storages), plat.home / ".cline" / "data" / "tasks"]
 
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
         yield _read_task(path, problems)

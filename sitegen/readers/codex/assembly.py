@@ -87,7 +87,6 @@ class Assembly:
         self.echoes = Echoes()
         self.usage = UsageLedger()
         self.last_assistant_text: str | None = None
-        self.web_queries: dict[str, None] = {}
 
     # ---- events
 

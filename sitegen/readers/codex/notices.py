@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from sitegen.model import Block, Kind, ToolCategory
-from sitegen.readers._util import obj, text_of
+from sitegen.readers._util import array, obj, text_of
 from sitegen.readers.base import as_text
 from sitegen.readers.codex.agents import AgentHandling
 from sitegen.readers.codex.completions import CompletionHandling
@@ -151,8 +151,8 @@ class NoticeHandling(MessageHandling, CompletionHandling, HostedToolHandling, Ag
 
     def _user_message(self, lineno: int, ts: Any, p: dict[str, Any]) -> None:
         text = as_text(p.get("message"))
-        blocks = [Block("image", uri=u if isinstance(u, str) else None) for u in _items(p.get("images")) if u]
-        blocks += [Block("image", title=as_text(u)) for u in _items(p.get("local_images")) if u]
+        blocks = [Block("image", uri=u if isinstance(u, str) else None) for u in array(p.get("images")) if u]
+        blocks += [Block("image", title=as_text(u)) for u in array(p.get("local_images")) if u]
         self.message(lineno, ts, "event", "user", text, blocks, {})
 
     def _token_count(self, lineno: int, p: dict[str, Any]) -> None:
@@ -258,8 +258,3 @@ _NOTICE_HANDLERS = {
     "guardian_assessment": "guardian",
     "hook_completed": "_hook",
 }
-
-
-def _items(value: Any) -> list[Any]:
-    """A field that should be an array: itself, or nothing when it holds something else."""
-    return value if isinstance(value, list) else []

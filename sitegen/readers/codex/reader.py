@@ -8,12 +8,19 @@ from pathlib import Path
 from sitegen.model import Problems, Session
 from sitegen.readers.base import Reader, Sniff
 from sitegen.readers.codex.family import family_of, head_of
-from sitegen.readers.codex.layout import ENVELOPE_TYPES, META_HEAD, NAME, is_bare_item, is_legacy_header
+from sitegen.readers.codex.layout import AGENT, ENVELOPE_TYPES, META_HEAD, NAME, is_bare_item, is_legacy_header
 from sitegen.readers.codex.nest import read_family, read_rollout
+from sitegen.readers.platform import Platform
 
 
 class CodexReader(Reader):
     name = NAME
+    agent = AGENT
+
+    def default_folders(self, plat: Platform) -> list[Path]:
+        """``sessions`` and ``archived_sessions`` in ``$CODEX_HOME`` (``~/.codex`` by default)."""
+        home = plat.var("CODEX_HOME") or plat.home / ".codex"
+        return [home / "sessions", home / "archived_sessions"]
 
     def detect(self, sniffed: Sniff) -> bool:
         path = sniffed.path

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from sitegen.model import Block, Kind
-from sitegen.readers._util import maybe_json, obj, opt_int, text_of
+from sitegen.readers._util import array, maybe_json, obj, opt_int, text_of
 from sitegen.readers.base import as_text
 from sitegen.readers.continue_dev.state import Call, SessionFile
 from sitegen.readers.continue_dev.vocabulary import CATEGORIES, COMMAND_KEYS, COMPLETED, DIFFS, FAILED, PATH_KEYS
@@ -24,8 +24,8 @@ _UNFINISHED = ("canceled", "errored", "generating", "generated", "calling")
 
 def tool_calls(f: SessionFile, item: dict[str, Any], line: int, ts: datetime | None, model: str | None) -> None:
     """Every call an assistant message asks for, each with its state's facts."""
-    states = {text_of(obj(s).get("toolCallId")): obj(s) for s in _list(item.get("toolCallStates"))}
-    requested = _list(obj(item.get("message")).get("toolCalls"))
+    states = {text_of(obj(s).get("toolCallId")): obj(s) for s in array(item.get("toolCallStates"))}
+    requested = array(obj(item.get("message")).get("toolCalls"))
     seen: set[str] = set()
     for request in requested:
         call = obj(request)
@@ -35,10 +35,6 @@ def tool_calls(f: SessionFile, item: dict[str, Any], line: int, ts: datetime | N
     for call_id, state in states.items():  # a state whose call the message does not list
         if call_id and call_id not in seen:
             _call(f, obj(state.get("toolCall")) or {"id": call_id}, state, line, ts, model)
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
 
 
 def _call(
@@ -64,7 +60,7 @@ def _call(
     if text_of(resolved.get("uri")) and path:
         meta["file"] = resolved["uri"]
     base = call_id or f"call-{line}-{name}"
-    f.calls[base] = Call(name, category, state)
+    f.calls[base] = Call(name, state)
     f.emit(
         base,
         kind=Kind.TOOL_CALL,
@@ -80,7 +76,7 @@ def _call(
         line=line,
         meta=meta,
     )
-    if call_id and call_id not in f.answered and _list(state.get("output")):
+    if call_id and call_id not in f.answered and array(state.get("output")):
         _result(f, call_id, None, state, line, ts)
 
 
@@ -103,7 +99,7 @@ def _result(
 ) -> None:
     """A result: the tool message's text (else the state's output), its exit status, its files."""
     call = f.calls.get(call_id or "")
-    outputs = [obj(o) for o in _list(state.get("output"))]
+    outputs = [obj(o) for o in array(state.get("output"))]
     if text is None:
         text = "\n\n".join(as_text(o.get("content")) for o in outputs if o.get("content") is not None)
     statuses = [as_text(o.get("status")) for o in outputs if text_of(o.get("status"))]

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from sitegen.model import Block, Kind, Usage
-from sitegen.readers._util import obj, opt_int, text_of
+from sitegen.readers._util import array, obj, opt_int, text_of
 from sitegen.readers.base import as_text, parse_time
 from sitegen.readers.builder import MODEL_KINDS, last_index
 from sitegen.readers.continue_dev.calls import tool_calls, tool_message
@@ -42,10 +42,6 @@ def history_item(f: SessionFile, item: dict[str, Any], line: int) -> None:
     summary = text_of(item.get("conversationSummary"))
     if summary:
         f.emit(f"summary-{line}", kind=Kind.COMPACTION, title="Conversation summary", text=summary, line=line)
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
 
 
 def _id(message: dict[str, Any], line: int) -> str:
@@ -89,7 +85,7 @@ def _user(f: SessionFile, item: dict[str, Any], message: dict[str, Any], line: i
         f.skip(EMPTY, line=line)
         return
     meta: dict[str, Any] = {}
-    rules = [text_of(obj(r).get("name")) or text_of(obj(r).get("slug")) for r in _list(item.get("appliedRules"))]
+    rules = [text_of(obj(r).get("name")) or text_of(obj(r).get("slug")) for r in array(item.get("appliedRules"))]
     if any(rules):
         meta["rules applied"] = [r for r in rules if r]
     modifiers = obj(item.get("modifiers"))
@@ -109,7 +105,7 @@ def _thinking(f: SessionFile, message: dict[str, Any], line: int) -> None:
 
 def _assistant(f: SessionFile, item: dict[str, Any], message: dict[str, Any], line: int) -> None:
     """Its reasoning (older Continue keeps it on the item), its prose, its calls; then its usage."""
-    logs = [obj(log) for log in _list(item.get("promptLogs")) if isinstance(log, dict)]
+    logs = [obj(log) for log in array(item.get("promptLogs")) if isinstance(log, dict)]
     model = next((text_of(log.get("modelTitle")) for log in logs if text_of(log.get("modelTitle"))), None)
     f.current_model = model or f.current_model
     f.model(f.current_model)

@@ -7,7 +7,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sitegen.model import Problems, ToolCategory
+from sitegen.model import Problems
 from sitegen.readers._util import obj, text_of
 from sitegen.readers.builder import SessionBuilder
 from sitegen.readers.continue_dev.vocabulary import AGENT, NAME
@@ -18,7 +18,6 @@ class Call:
     """What a result needs to know of its call."""
 
     name: str
-    category: ToolCategory
     state: dict[str, Any] = field(default_factory=dict)  # its ``toolCallStates`` entry
 
 

@@ -23,7 +23,8 @@ from sitegen.readers.base import Reader, Sniff
 from sitegen.readers.copilot_cli import calls, hooks, messages, notes
 from sitegen.readers.copilot_cli.index import index_file
 from sitegen.readers.copilot_cli.state import CopilotFile, record_id
-from sitegen.readers.copilot_cli.vocabulary import NAME, NOT_SHOWN
+from sitegen.readers.copilot_cli.vocabulary import AGENT, NAME, NOT_SHOWN
+from sitegen.readers.platform import Platform
 
 Handler = Callable[[CopilotFile, int, dict[str, Any], dict[str, Any]], None]
 
@@ -52,6 +53,7 @@ _EVENT_TYPES = ("session.", "user.message", "assistant.", "tool.execution_", "ho
 class CopilotCliReader(Reader):
     name = NAME
     claims_directories = False
+    agent = AGENT
 
     def detect(self, sniffed: Sniff) -> bool:
         if sniffed.path.suffix.lower() != ".jsonl":
@@ -73,6 +75,10 @@ class CopilotCliReader(Reader):
         if first is None or first.get("type") != "session.start":
             return None
         return text_of(obj(first.get("data")).get("sessionId"))
+
+    def default_folders(self, plat: Platform) -> list[Path]:
+        """``session-state`` in ``$COPILOT_HOME`` (``~/.copilot`` by default)."""
+        return [(plat.var("COPILOT_HOME") or plat.home / ".copilot") / "session-state"]
 
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
         index = index_file(path, problems)

@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from sitegen.model import Block, ToolCategory
-from sitegen.readers._util import maybe_json, obj, opt_int, text_of, unified_diff
+from sitegen.readers._util import maybe_json, opt_int, text_of, unified_diff
 from sitegen.readers.base import as_text
 from sitegen.readers.safejson import loads
 from sitegen.readers.tools import DiffRule, ToolInput, edits_diff, replace_diff, tool_category, tool_input, write_diff
@@ -138,7 +138,3 @@ def result_blocks(data: dict[str, Any]) -> tuple[Block, ...]:
         uri = payload if payload.startswith("data:") else f"data:{mime};base64,{payload}"
         return (Block("image", uri=uri, mime=mime),)
     return (Block("file", text=as_text(payload), mime=mime, title=mime or "data"),)
-
-
-def working_directory(metadata: dict[str, Any]) -> str | None:
-    return text_of(obj(metadata).get("working_directory"))

@@ -15,6 +15,7 @@ from sitegen.readers._util import obj, text_of
 from sitegen.readers.crush.store import MessageRow
 from sitegen.readers.files import decode_bytes
 from sitegen.readers.safejson import loads
+from sitegen.readers.zstd import unzstd
 
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
@@ -28,7 +29,7 @@ class Decoded:
     calls: dict[str, dict[str, Any]] = field(default_factory=dict)  # call id -> its tool_call data
 
 
-def decode(row: MessageRow, report: Callable[[int, str], None], unzstd: Callable[[bytes], bytes | None]) -> Decoded:
+def decode(row: MessageRow, report: Callable[[int, str], None]) -> Decoded:
     """The parts array of one message; a column that is not one costs one problem."""
     raw = row.parts
     if isinstance(raw, (bytes, bytearray)) and bytes(raw[:4]) == ZSTD_MAGIC:

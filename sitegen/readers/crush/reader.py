@@ -13,7 +13,6 @@ from sitegen.readers.crush.store import DB_NAME, NAME, TABLES, CrushStore
 from sitegen.readers.files import decode_bytes
 from sitegen.readers.platform import Platform
 from sitegen.readers.safejson import loads
-from sitegen.readers.zstd import unzstd
 
 DB_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 _PROJECTS = "projects.json"  # Crush's list of the projects it has run in, in its global data folder
@@ -48,7 +47,7 @@ class CrushReader(Reader):
             problems.add(path, None, f"crush: cannot open the database ({exc})")
             return
         try:
-            yield from sessions(store, unzstd)
+            yield from sessions(store)
         except SQLITE_ERRORS as exc:
             problems.add(path, None, f"crush: database read failed ({exc}); the rest is skipped")
         finally:

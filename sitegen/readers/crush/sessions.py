@@ -11,7 +11,7 @@ in the database, and messages whose session row is missing, are sessions of thei
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from sitegen.model import Event, GitRefs, Kind, Session, Usage
@@ -31,7 +31,7 @@ TITLE_REQUEST = "title generation request (its answer is the session's title)"
 _MAX_DEPTH = 20
 
 
-def sessions(store: CrushStore, unzstd: Callable[[bytes], bytes | None]) -> Iterator[Session]:
+def sessions(store: CrushStore) -> Iterator[Session]:
     rows = {}
     for row in store.sessions():
         if row.id in rows:
@@ -40,7 +40,7 @@ def sessions(store: CrushStore, unzstd: Callable[[bytes], bytes | None]) -> Iter
         rows[row.id] = row
     for sid in store.orphan_session_ids(set(rows)):
         store.report(None, f"messages of session {sid} have no session row; read as a session of their own")
-        rows[sid] = SessionRow(sid, None, None, None, None, 0, 0, None, None, None)
+        rows[sid] = SessionRow(sid, None, None, None, None, 0, 0, None, None)
     children: dict[str, list[str]] = {}
     roots = []
     for sid, row in rows.items():
@@ -48,7 +48,7 @@ def sessions(store: CrushStore, unzstd: Callable[[bytes], bytes | None]) -> Iter
             children.setdefault(row.parent, []).append(sid)
         else:
             roots.append(sid)
-    assembler = _Assembler(store, rows, children, unzstd)
+    assembler = _Assembler(store, rows, children)
     for sid in roots:
         session = assembler.root(sid)
         if session is not None:
@@ -71,17 +71,10 @@ def _cycle(sid: str, rows: dict[str, SessionRow]) -> bool:
 
 
 class _Assembler:
-    def __init__(
-        self,
-        store: CrushStore,
-        rows: dict[str, SessionRow],
-        children: dict[str, list[str]],
-        unzstd: Callable[[bytes], bytes | None],
-    ) -> None:
+    def __init__(self, store: CrushStore, rows: dict[str, SessionRow], children: dict[str, list[str]]) -> None:
         self.store = store
         self.rows = rows
         self.children = children
-        self.unzstd = unzstd
 
     def root(self, sid: str) -> Session | None:
         b = SessionBuilder(NAME, self.store.path, self.store.problems, agent=AGENT, label=NAME)
@@ -94,7 +87,7 @@ class _Assembler:
 
     def _events(self, sid: str, b: SessionBuilder, facts: dict[str, Any], depth: int) -> list[Event]:
         """The events of one session, written to ``b`` (its own, or its parent's transcript's)."""
-        decoded = [decode(row, b.report, self.unzstd) for row in self.store.messages(sid)]
+        decoded = [decode(row, b.report) for row in self.store.messages(sid)]
         row = self.rows[sid]
         results: dict[str, dict[str, Any]] = {}
         names: dict[str, str] = {}

@@ -31,7 +31,6 @@ class SessionRow:
     prompt_tokens: int
     completion_tokens: int
     cost: float | None
-    message_count: int | None
     summary_message: str | None
     todos: Any = None
 
@@ -45,8 +44,6 @@ class MessageRow:
     model: str | None
     provider: str | None
     created: int | None
-    updated: int | None
-    finished: int | None
     summary: bool = False
 
 
@@ -134,7 +131,6 @@ class CrushStore:
                     prompt_tokens=_count(row.get("prompt_tokens")),
                     completion_tokens=_count(row.get("completion_tokens")),
                     cost=to_float(row.get("cost")),
-                    message_count=opt_int(row.get("message_count")),
                     summary_message=_text(row.get("summary_message_id")),
                     todos=row.get("todos"),
                 )
@@ -175,8 +171,6 @@ class CrushStore:
                     model=_text(row.get("model")),
                     provider=_text(row.get("provider")),
                     created=opt_int(row.get("created_at")),
-                    updated=opt_int(row.get("updated_at")),
-                    finished=opt_int(row.get("finished_at")),
                     summary=bool(opt_int(row.get("is_summary_message"))),
                 )
             )

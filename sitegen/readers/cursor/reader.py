@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -9,9 +10,10 @@ from sitegen.model import Problems, Session
 from sitegen.readers._util import SQLITE_ERRORS, is_sqlite, table_names
 from sitegen.readers.base import Reader, Sniff
 from sitegen.readers.cursor.database import DbStore
-from sitegen.readers.cursor.keys import DB_NAME, NAME
+from sitegen.readers.cursor.keys import AGENT, DB_NAME, NAME
 from sitegen.readers.cursor.sessions import store_sessions
 from sitegen.readers.cursor.store import JsonStore, Store, json_companions, json_kind
+from sitegen.readers.platform import Platform
 
 
 class CursorReader(Reader):
@@ -19,6 +21,7 @@ class CursorReader(Reader):
 
     name = NAME
     claims_directories = False
+    agent = AGENT
 
     def detect(self, sniffed: Sniff) -> bool:
         path = sniffed.path
@@ -40,6 +43,19 @@ class CursorReader(Reader):
         if path.name == DB_NAME:
             found.append(path.with_name("workspace.json"))
         return [p for p in found if p.is_file()]
+
+    def default_folders(self, plat: Platform) -> list[Path]:
+        """Cursor's ``User`` folder in each settings folder."""
+        return [config / "Cursor" / "User" for config in plat.config_dirs]
+
+    def discovery_roots(self, folder: Path) -> tuple[Path, ...]:
+        """The global and per-workspace ``state.vscdb`` only: ``User`` holds every extension's storage."""
+        if not (folder.is_dir() and ((folder / "globalStorage").is_dir() or (folder / "workspaceStorage").is_dir())):
+            return (folder,)
+        found = [folder / "globalStorage" / DB_NAME]
+        with contextlib.suppress(OSError):
+            found += sorted(p / DB_NAME for p in (folder / "workspaceStorage").iterdir() if p.is_dir())
+        return tuple(p for p in found if p.is_file())
 
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
         if path.suffix.lower() == ".json":

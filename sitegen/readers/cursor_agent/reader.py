@@ -1,7 +1,7 @@
 """The Cursor agent reader: the CLI's chat store and the agent transcripts.
 
 - ``~/.cursor/chats/<md5 of the workspace path>/<agentId>/store.db`` (``cursor-agent``, the
-  CLI): a SQLite store of content-addressed blobs, in WAL mode (``store``, ``wal``, ``sdk``);
+  CLI): a SQLite store of content-addressed blobs, in WAL mode (``store``, ``sdk``; ``wal`` for ``detect``);
 - ``~/.cursor/projects/<workspace slug>/agent-transcripts/<id>.jsonl`` (or ``<id>/<id>.jsonl``
   with ``subagents/``) and the older ``<id>.txt``: what the IDE's and the CLI's agent
   write as they go (``transcript``, ``text``).
@@ -22,7 +22,7 @@ from sitegen.readers.cursor_agent import sdk, text, transcript
 from sitegen.readers.cursor_agent.session import CursorBuilder
 from sitegen.readers.cursor_agent.store import read_store
 from sitegen.readers.cursor_agent.vocabulary import AGENT, DEFAULT_NAME, NAME
-from sitegen.readers.cursor_agent.wal import WalError, schema_in_wal
+from sitegen.readers.cursor_agent.wal import schema_in_wal
 from sitegen.readers.files import decode_bytes, read_bytes
 from sitegen.readers.platform import Platform
 
@@ -100,8 +100,8 @@ def _transcript_line(line: dict[str, object]) -> bool:
 def _read_store(path: Path, problems: Problems) -> Iterator[Session]:
     b = CursorBuilder(path, problems)
     try:
-        store = read_store(path)
-    except (sqlite3.Error, WalError, OSError, ValueError) as exc:
+        store = read_store(path, problems)
+    except (sqlite3.Error, OSError, ValueError) as exc:
         b.report(None, f"cannot read the chat store ({type(exc).__name__}: {exc})")
         return
     for note in store.notes:

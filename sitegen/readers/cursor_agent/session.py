@@ -16,7 +16,7 @@ from sitegen.model import Block, Kind, Problems, ToolCategory
 from sitegen.readers._util import shorten
 from sitegen.readers.builder import SessionBuilder
 from sitegen.readers.cursor_agent.turns import branch_of, context_title, split_turn, workspace_of
-from sitegen.readers.cursor_agent.vocabulary import AGENT, CATEGORIES, COMMAND_KEYS, DIFFS, EMPTY, NAME, PATH_KEYS
+from sitegen.readers.cursor_agent.vocabulary import AGENT, CATEGORIES, DIFFS, EMPTY, NAME, PATH_KEYS
 from sitegen.readers.tools import tool_category, tool_input
 
 
@@ -79,7 +79,7 @@ class CursorBuilder(SessionBuilder):
         meta: dict[str, Any] | None = None,
     ) -> None:
         category = ToolCategory.OTHER if name.startswith("mcp_") else tool_category(name, CATEGORIES)
-        found = tool_input(args, category, DIFFS.get(name.lower()), path_keys=PATH_KEYS, command_keys=COMMAND_KEYS)
+        found = tool_input(args, category, DIFFS.get(name.lower()), path_keys=PATH_KEYS)
         self.calls.setdefault(call_id, Call(name, category, bool(found.diff), found.path))
         self.emit(
             call_id,

@@ -24,10 +24,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from sitegen.model import Problems
 from sitegen.readers._util import as_str, iter_rows, opt_int
-from sitegen.readers.cursor_agent.wal import connect
+from sitegen.readers.cursor_agent.vocabulary import NAME
 from sitegen.readers.files import decode_bytes
 from sitegen.readers.safejson import loads
+from sitegen.readers.sqlite_wal import open_database
 
 
 @dataclass
@@ -53,9 +55,10 @@ class Store:
     notes: list[str] = field(default_factory=list)  # what could not be read, for problem lines
 
 
-def read_store(path: Path) -> Store:
-    """The store's meta, root facts and messages (raises sqlite3.Error / WalError when unreadable)."""
-    with closing(connect(path)) as conn:
+def read_store(path: Path, problems: Problems) -> Store:
+    """The store's meta, root facts and messages, its ``-wal`` applied in memory (raises
+    sqlite3.Error when it is not a database)."""
+    with closing(open_database(path, problems, NAME)) as conn:
         store = Store(meta=_meta(conn))
         blobs = {as_str(r["id"]): r["data"] for r in iter_rows(conn, "SELECT id, data FROM blobs ORDER BY rowid")}
     root_id = store.meta.get("latestRootBlobId")

@@ -28,9 +28,8 @@ CATEGORIES = {
     "file_search": ToolCategory.SEARCH,
     "glob_file_search": ToolCategory.SEARCH,
 }
-# Where Cursor's tools name their file or folder, and their command.
+# Where Cursor's tools name their file or folder (the command is under the shared keys).
 PATH_KEYS = ("path", "file_path", "target_file", "filePath", "target_directory", "target_notebook")
-COMMAND_KEYS = ("command", "cmd")
 _REPLACE = replace_diff(("old_string", "old_str"), ("new_string", "new_str"))
 DIFFS: dict[str, DiffRule] = {
     "write": write_diff(("contents", "content", "code_edit")),

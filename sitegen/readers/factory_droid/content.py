@@ -1,4 +1,4 @@
-"""Droid's messages: Anthropic-style content blocks, and the environment Droid reports first.
+"""Droid's messages: Anthropic-style content blocks and token counts, and the environment Droid reports first.
 
 A message is ``{role, content: [blocks]}`` with ``text``, ``thinking``, ``image``, ``tool_use``
 (``id``, ``name``, ``input``) and ``tool_result`` (``tool_use_id``, ``content``, ``is_error``)
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sitegen.model import Block
-from sitegen.readers._util import obj, text_of
+from sitegen.model import Block, Usage
+from sitegen.readers._util import obj, text_of, to_int
 from sitegen.readers.base import as_text
 from sitegen.readers.factory_droid.vocabulary import BRANCH, HEAD, MODEL, REMINDER
 
@@ -82,3 +82,13 @@ def environment(added: list[str]) -> dict[str, str]:
             if match and key not in facts:
                 facts[key] = match.group(1).strip()
     return facts
+
+
+def usage_of(counts: dict[str, Any]) -> Usage:
+    """Anthropic-style token counts (a message's ``usage``, a completion's totals)."""
+    return Usage(
+        input_tokens=to_int(counts.get("input_tokens")),
+        output_tokens=to_int(counts.get("output_tokens")),
+        cache_read_tokens=to_int(counts.get("cache_read_input_tokens")),
+        cache_write_tokens=to_int(counts.get("cache_creation_input_tokens")),
+    )

@@ -9,7 +9,7 @@ from typing import Any
 from sitegen.model import Kind, Problems, ToolCategory, Usage
 from sitegen.readers._util import text_of
 from sitegen.readers.builder import SessionBuilder
-from sitegen.readers.factory_droid.vocabulary import AGENT, CATEGORIES, COMMAND_KEYS, DIFFS, EXIT_CODE, NAME, PATH_KEYS
+from sitegen.readers.factory_droid.vocabulary import AGENT, CATEGORIES, DIFFS, EXIT_CODE, NAME, PATH_KEYS
 from sitegen.readers.tools import tool_category, tool_input
 
 
@@ -33,7 +33,7 @@ class DroidFile(SessionBuilder):
 
     def call(self, base: str, call_id: str | None, name: str, args: Any, line: int, ts: Any, **extra: Any) -> None:
         category = tool_category(name, CATEGORIES)
-        found = tool_input(args, category, DIFFS.get(name.lower()), path_keys=PATH_KEYS, command_keys=COMMAND_KEYS)
+        found = tool_input(args, category, DIFFS.get(name.lower()), path_keys=PATH_KEYS)
         if call_id:
             self.calls.setdefault(call_id, (name, category))
         self.emit(

@@ -9,13 +9,14 @@ session's model, autonomy and reasoning settings and its token totals.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from sitegen.model import Block, Kind, Problems, Usage
 from sitegen.readers._util import obj, shorten, text_of, to_int
 from sitegen.readers.base import as_text, parse_time
-from sitegen.readers.factory_droid.content import blocks_of, environment, image, result_text, user_text
+from sitegen.readers.factory_droid.content import blocks_of, environment, image, result_text, usage_of, user_text
 from sitegen.readers.factory_droid.state import DroidFile
 from sitegen.readers.files import load_json
 
@@ -140,15 +141,7 @@ def _assistant(f: DroidFile, line: int, base: str, ts: Any, body: dict[str, Any]
         return
     counts = obj(body.get("usage"))
     if counts:
-        from dataclasses import replace
-
-        usage = Usage(
-            input_tokens=to_int(counts.get("input_tokens")),
-            output_tokens=to_int(counts.get("output_tokens")),
-            cache_read_tokens=to_int(counts.get("cache_read_input_tokens")),
-            cache_write_tokens=to_int(counts.get("cache_creation_input_tokens")),
-        )
-        f.events[-1] = replace(f.events[-1], usage=usage or None)
+        f.events[-1] = replace(f.events[-1], usage=usage_of(counts) or None)
 
 
 def settings(f: DroidFile, path: Path, problems: Problems) -> None:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sitegen.model import Block, Kind, Usage
-from sitegen.readers._util import obj, opt_int, shorten, text_of, to_int
+from sitegen.model import Block, Kind
+from sitegen.readers._util import obj, opt_int, shorten, text_of
 from sitegen.readers.base import as_text, parse_time
-from sitegen.readers.factory_droid.content import blocks_of, environment, user_text
+from sitegen.readers.factory_droid.content import blocks_of, environment, usage_of, user_text
 from sitegen.readers.factory_droid.state import DroidFile
 
 STREAM_TYPES = frozenset({"system", "message", "tool_call", "tool_result", "completion", "error"})
@@ -84,14 +84,7 @@ def _result(f: DroidFile, line: int, rec: dict[str, Any], ts: Any) -> None:
 
 def _completion(f: DroidFile, line: int, rec: dict[str, Any], ts: Any, base: str) -> None:
     """The run's final answer (merged when the last message already says it) and its totals."""
-    counts = obj(rec.get("usage"))
-    usage = Usage(
-        input_tokens=to_int(counts.get("input_tokens")),
-        output_tokens=to_int(counts.get("output_tokens")),
-        cache_read_tokens=to_int(counts.get("cache_read_input_tokens")),
-        cache_write_tokens=to_int(counts.get("cache_creation_input_tokens")),
-    )
-    f.facts.usage = usage or f.facts.usage
+    f.facts.usage = usage_of(obj(rec.get("usage"))) or f.facts.usage
     for key, label in (("numTurns", "turns"), ("durationMs", "duration ms")):
         if opt_int(rec.get(key)) is not None:
             f.facts.meta[label] = opt_int(rec.get(key))

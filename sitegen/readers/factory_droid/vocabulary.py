@@ -30,7 +30,6 @@ DIFFS: dict[str, DiffRule] = {
     "create": write_diff(("content",)),
     "applypatch": given_diff("input", "patch"),
 }
-COMMAND_KEYS = ("command", "cmd")
 
 REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.S)
 EXIT_CODE = re.compile(r"exit code:? (-?\d{1,6})", re.I)

@@ -12,6 +12,7 @@ from sitegen.readers.base import Reader, Sniff
 from sitegen.readers.gemini.detect import is_document, is_header, is_jsonl, top_level_keys
 from sitegen.readers.gemini.records import NAME, Chat, read_json_document, read_jsonl
 from sitegen.readers.gemini.session import build_session
+from sitegen.readers.platform import Platform
 
 # The message types of a JSON-lines chat (a body record of another type is not judged Gemini's).
 BODY_TYPES = frozenset({"user", "gemini", "model", "assistant", "info", "error", "warning"})
@@ -23,7 +24,7 @@ class GeminiReader(Reader):
     """One Gemini CLI chat file (JSON or JSONL) is one Session."""
 
     name = NAME
-    claims_directories = False
+    agent = "gemini"
 
     def detect(self, sniffed: Sniff) -> bool:
         path = sniffed.path
@@ -46,8 +47,13 @@ class GeminiReader(Reader):
     def detect_records(self, sniffed: Sniff) -> bool:
         """A JSON-lines chat's body: messages ``{id, timestamp, type, content}`` of Gemini's types,
         or its ``{"$set": …}`` updates."""
-        shaped = sum(_is_body_record(rec) for rec in sniffed.json_lines(6))
-        return shaped >= 2 and 2 * shaped > len(list(sniffed.json_lines(6)))
+        records = list(sniffed.json_lines(6))
+        shaped = sum(_is_body_record(rec) for rec in records)
+        return shaped >= 2 and 2 * shaped > len(records)
+
+    def default_folders(self, plat: Platform) -> list[Path]:
+        """``.gemini/tmp`` (one folder per project) in ``$GEMINI_CLI_HOME``, else in the home folder."""
+        return [(plat.var("GEMINI_CLI_HOME") or plat.home) / ".gemini" / "tmp"]
 
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
         chat: Chat | None = read_jsonl(path, problems) if is_jsonl(path) else read_json_document(path, problems)

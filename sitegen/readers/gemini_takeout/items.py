@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from sitegen.model import Block, Kind
-from sitegen.readers._util import obj, text_of
+from sitegen.readers._util import array, obj, text_of
 from sitegen.readers.builder import SessionBuilder
 from sitegen.readers.gemini_takeout.html import html_markdown
 
@@ -28,9 +28,9 @@ _IMAGE = re.compile(r"\.(?:png|jpe?g|gif|webp|avif|heic|bmp)$", re.I)
 
 def item_events(b: SessionBuilder, item: dict[str, Any], line: int, when: datetime | None) -> None:
     title = text_of(item.get("title")) or ""
-    subtitles = [obj(s) for s in _list(item.get("subtitles")) if isinstance(s, dict)]
+    subtitles = [obj(s) for s in array(item.get("subtitles")) if isinstance(s, dict)]
     attached, counts, links, texts = _sorted(subtitles)
-    answers = [text_of(obj(h).get("html")) or "" for h in _list(item.get("safeHtmlItem"))]
+    answers = [text_of(obj(h).get("html")) or "" for h in array(item.get("safeHtmlItem"))]
     meta: dict[str, Any] = {}
     if counts:
         meta["with"] = " ".join(counts)
@@ -56,10 +56,6 @@ def item_events(b: SessionBuilder, item: dict[str, Any], line: int, when: dateti
         **note,
     )
     _answers(b, f"{base}-answer", answers, [], when, line)
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
 
 
 def _sorted(subtitles: list[dict[str, Any]]) -> tuple[list[Block], list[str], list[Block], list[str]]:
@@ -91,7 +87,7 @@ def _file(path: str, name: str | None = None) -> Block:
 def _files(item: dict[str, Any], answers: list[str], attached: list[Block]) -> list[Block]:
     """Files the item lists that neither its answer shows nor a subtitle already names."""
     named = {block.uri for block in attached}
-    listed = [f for f in _list(item.get("attachedFiles")) if isinstance(f, str)]
+    listed = [f for f in array(item.get("attachedFiles")) if isinstance(f, str)]
     image = text_of(item.get("imageFile"))
     out = []
     for path in dict.fromkeys([*listed, *([image] if image else [])]):

@@ -6,7 +6,7 @@ and ``messages`` (``role``, ``content_json``: Goose's message content items,
 ``threads`` and ``thread_messages``. Modules by job: ``tools`` (tool calls and results),
 ``content`` (one message's items as events), ``database`` (rows, numbered as records),
 ``sessions`` (sessions from a database or a ``.jsonl`` file), ``reader``. The database's
-write-ahead log is applied in memory by the Crush reader's ``wal`` module.
+write-ahead log is applied in memory by ``sitegen.readers.sqlite_wal``.
 """
 
 from __future__ import annotations

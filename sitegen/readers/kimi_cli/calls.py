@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sitegen.model import Block, Kind, ToolCategory
+from sitegen.model import Kind, ToolCategory
 from sitegen.readers._util import opt_int
 from sitegen.readers.base import as_text
 from sitegen.readers.kimi_cli.content import display_blocks, output_text
@@ -97,7 +97,3 @@ def _exit_code(text: str, meta: dict[str, Any], failed: bool) -> int | None:
     if found:
         return opt_int(found[-1])
     return 0 if EXIT_OK in every and not failed else None
-
-
-def raw_block(title: str, data: Any) -> Block:
-    return Block("json", title=title, data=data)

@@ -104,9 +104,7 @@ def reconcile(f: KimiFile, path: Path, problems: Problems) -> None:
     after: Event | None = None
     groups: dict[int, list[Event]] = {}  # id of the event they follow (0: the start) -> events
     anchors: dict[int, Event | None] = {}
-    wire_path = f.path
-    f.path = path
-    try:
+    with f.reading(path):
         for line, record in iter_jsonl(path, problems):
             if named(record.get("role"), MARKERS.keys()) or _checkpoint(record):
                 f.skip(MARKERS.get(str(record.get("role")), "checkpoint message (for /undo)"), line=line)
@@ -123,8 +121,6 @@ def reconcile(f: KimiFile, path: Path, problems: Problems) -> None:
             key = id(after) if after is not None else 0
             groups.setdefault(key, []).extend(made)
             anchors[key] = after
-    finally:
-        f.path = wire_path
     for key, made in groups.items():
         anchor = anchors[key]
         at = 0 if anchor is None else next((i + 1 for i, e in enumerate(f.events) if e is anchor), len(f.events))

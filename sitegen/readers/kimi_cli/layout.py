@@ -48,15 +48,6 @@ def _envelope(record: dict[str, Any]) -> bool:
     )
 
 
-def is_code_log(sniffed: Sniff) -> bool:
-    """A Kimi Code log (top-level typed records) rather than Kimi CLI's envelopes."""
-    for record in sniffed.json_lines(6):
-        if record.get("type") == "metadata":
-            continue
-        return "message" not in record and isinstance(record.get("type"), str)
-    return False
-
-
 def is_lone_context(sniffed: Sniff) -> bool:
     """A ``context.jsonl`` with no wire log beside it (an older session): read as the session."""
     path = sniffed.path

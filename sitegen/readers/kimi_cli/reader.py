@@ -129,27 +129,19 @@ class KimiCliReader(Reader):
             f.events[:] = [e for e in f.events if e is not agent.event]
             f.place_after(call_id, agent.event)
             reading = CodeReading(f, key)
-            f.path = log
-            try:
+            with f.reading(log):
                 for line, record in iter_jsonl(log, problems):
                     try:
                         reading.record(line, record)
                     except Exception as exc:  # noqa: BLE001 - one odd record costs that record
                         f.unreadable(line, "record", record, exc)
                 reading.finish()
-            finally:
-                f.path = path
 
 
 def _not_shown(f: KimiFile, other: Path, problems: Problems, reason: str) -> None:
-    wire_path = f.path
-    f.path = other
-    try:
-        lines = [line for line, _ in iter_jsonl(other, problems)]
-        for line in lines:
+    with f.reading(other):
+        for line, _ in iter_jsonl(other, problems):
             f.skip(reason, line=line)
-    finally:
-        f.path = wire_path
 
 
 def _state(f: KimiFile, path: Path, problems: Problems) -> None:
@@ -164,10 +156,8 @@ def _state(f: KimiFile, path: Path, problems: Problems) -> None:
     approval = obj(state.get("approval"))
     if isinstance(approval.get("yolo"), bool):
         f.facts.meta["auto-approve everything"] = approval["yolo"]
-    wire_path = f.path
-    f.path = state_path
-    f.merged(1, "session state (its title, folder and settings are in the session details)")
-    f.path = wire_path
+    with f.reading(state_path):
+        f.merged(1, "session state (its title, folder and settings are in the session details)")
 
 
 READER = KimiCliReader()

@@ -9,6 +9,8 @@ the last thing the model produced in that step.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -60,6 +62,17 @@ class KimiFile(SessionBuilder):
         self.calls: dict[str, Call] = {}
         self.step: dict[str | None, list[Event]] = {}  # agent -> the events of its current step
         self.noted: set[str] = set()
+
+    @contextmanager
+    def reading(self, path: Path) -> Iterator[None]:
+        """Events, skips, merges and problems name ``path`` (another file of the session) while
+        it is read; then the log again."""
+        log = self.path
+        self.path = path
+        try:
+            yield
+        finally:
+            self.path = log
 
     def put(self, base: str, agent: str | None, **fields: Any) -> Event:
         """An event with an id made from ``base``, on the timeline or in sub-agent ``agent``'s transcript."""

@@ -51,12 +51,7 @@ def rows(path: Path) -> Iterator[Row]:
     """Every conversation row (raises sqlite3.Error when the database cannot be read)."""
     with closing(connect_ro(path)) as conn:
         for table in conversation_tables(conn):
-            times = (
-                "created_at, updated_at" if table == "conversations_v2" else "NULL AS created_at, NULL AS updated_at"
-            )
-            conversation = "conversation_id" if table == "conversations_v2" else "NULL AS conversation_id"
-            sql = f"SELECT key, {conversation}, value, {times} FROM {table} ORDER BY rowid"
-            for row in iter_rows(conn, sql):
+            for row in iter_rows(conn, _SELECT[table]):
                 yield Row(
                     table,
                     as_str(row["key"]),

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.model import Kind, Problems, Session
-from sitegen.readers._util import SQLITE_ERRORS, connect_ro, obj, text_of, to_float
+from sitegen.readers._util import SQLITE_ERRORS, SQLITE_HEADER, connect_ro, obj, text_of, to_float
 from sitegen.readers.base import Reader, Sniff, parse_time
 from sitegen.readers.files import load_json
 from sitegen.readers.kiro.conversation import KiroBuilder, entries, read_entry
@@ -24,7 +24,6 @@ from sitegen.readers.kiro.vocabulary import AGENT, NAME
 from sitegen.readers.platform import Platform, unique
 from sitegen.readers.safejson import loads
 
-_SQLITE = b"SQLite format 3\x00"
 # A conversation document: ``conversation_id`` and a ``history`` whose first entry is a Kiro one.
 _DOCUMENT = re.compile(
     r'"history"\s*:\s*\[\s*(?:\]|\[?\s*\{\s*"(?:user|assistant|request_metadata|additional_context|env_context|content)")'
@@ -42,7 +41,7 @@ class KiroReader(Reader):
         if path.suffix.lower() == ".json":
             head = sniffed.text(16384).lstrip()
             return head.startswith("{") and '"conversation_id"' in head and _DOCUMENT.search(head) is not None
-        if sniffed.raw()[:16] != _SQLITE or path.suffix.lower() not in (".sqlite3", ".sqlite", ".db"):
+        if sniffed.raw()[:16] != SQLITE_HEADER or path.suffix.lower() not in (".sqlite3", ".sqlite", ".db"):
             return False
         try:
             with closing(connect_ro(path)) as conn:

@@ -10,14 +10,25 @@ from sitegen.readers._util import SQLITE_ERRORS
 from sitegen.readers.base import Reader, Sniff
 from sitegen.readers.opencode.assemble import sessions
 from sitegen.readers.opencode.database import DbSource
-from sitegen.readers.opencode.detect import NAME, is_db, is_db_name, is_export, is_export_with_damaged_info, is_tree
+from sitegen.readers.opencode.detect import (
+    AGENT,
+    DB_NAME,
+    NAME,
+    is_db,
+    is_db_name,
+    is_export,
+    is_export_with_damaged_info,
+    is_tree,
+)
 from sitegen.readers.opencode.sources import ExportSource, Source, TreeSource
+from sitegen.readers.platform import Platform
 
 
 class OpenCodeReader(Reader):
     name = NAME
     claims_directories = True
     claims_files = True  # opencode.db and export files
+    agent = AGENT
 
     def detect(self, sniffed: Sniff) -> bool:
         path = sniffed.path
@@ -38,6 +49,20 @@ class OpenCodeReader(Reader):
         if is_db_name(path):
             return [p for p in (path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal")) if p.is_file()]
         return []
+
+    def default_folders(self, plat: Platform) -> list[Path]:
+        """``opencode`` in the XDG data folders."""
+        return [data / "opencode" for data in plat.data_dirs]
+
+    def discovery_roots(self, folder: Path) -> tuple[Path, ...]:
+        """The ``storage`` tree and ``opencode.db`` only: the data folder also holds logs and git snapshots."""
+        if not (folder.name == "opencode" or (folder / "storage").is_dir() or (folder / DB_NAME).is_file()):
+            return (folder,)
+        return tuple(
+            p
+            for p in (folder / "storage", folder / DB_NAME)
+            if p.exists() and (p.is_file() or (p / "session").is_dir())
+        )
 
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
         if path.is_dir():

@@ -92,11 +92,7 @@ def _action(b: OpenHandsBuilder, line: int, event: dict[str, Any], action: str) 
             meta={"finished": True},
         )
     elif action == "condensation":
-        summary = text_of(args.get("summary"))
-        if summary:
-            b.emit(base, kind=Kind.COMPACTION, text=summary, timestamp=stamp, line=line)
-        else:
-            b.skip("condensation marker (which events were forgotten)", line=line)
+        b.condensation(base, text_of(args.get("summary")), line, stamp)
     elif action in _TOOL_ACTIONS or meta:
         _tool(b, line, event, action, args, meta, response, usage)
     else:

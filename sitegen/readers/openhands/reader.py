@@ -75,7 +75,7 @@ class OpenHandsReader(Reader):
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
         if path.is_dir():
             yield from _folder(path, problems)
-        elif Sniff(path).text(1).startswith("["):
+        elif Sniff(path).text().lstrip().startswith("["):  # as ``detect`` saw it: a BOM or blanks first
             yield from _trajectory(path, problems)
         else:
             b = OpenHandsBuilder(path, problems)

@@ -52,11 +52,7 @@ def read_event(b: OpenHandsBuilder, line: int, event: dict[str, Any]) -> None:
     elif kind == "PauseEvent":
         b.emit(base, kind=Kind.SYSTEM, title="Paused", timestamp=stamp, line=line)
     elif kind in ("Condensation", "CondensationSummaryEvent"):
-        summary = text_of(event.get("summary"))
-        if summary:
-            b.emit(base, kind=Kind.COMPACTION, text=summary, timestamp=stamp, line=line)
-        else:
-            b.skip("condensation marker (which events were forgotten)", line=line)
+        b.condensation(base, text_of(event.get("summary")), line, stamp)
     else:
         b.unknown(base, f"event kind {kind!r}", event, line)
 

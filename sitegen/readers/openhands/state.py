@@ -15,16 +15,16 @@ from typing import Any
 from sitegen.model import Block, Kind, Problems, ToolCategory, Usage
 from sitegen.readers._util import obj, shorten, text_of, to_int
 from sitegen.readers.builder import SessionBuilder
-from sitegen.readers.openhands.vocabulary import AGENT, CATEGORIES, COMMAND_KEYS, DIFFS, NAME, PATH_KEYS
+from sitegen.readers.openhands.vocabulary import AGENT, CATEGORIES, COMMAND_KEYS, CONDENSATION, DIFFS, NAME, PATH_KEYS
 from sitegen.readers.tools import tool_category, tool_input
 
 
 @dataclass
 class Call:
+    """What a result needs to know of its call."""
+
     name: str
-    category: ToolCategory
     has_diff: bool
-    path: str | None
 
 
 class OpenHandsBuilder(SessionBuilder):
@@ -68,7 +68,7 @@ class OpenHandsBuilder(SessionBuilder):
         if isinstance(args, dict) and name in DIFFS and args.get("command") == "view":
             category = ToolCategory.READ
         found = tool_input(args, category, DIFFS.get(name), path_keys=PATH_KEYS, command_keys=COMMAND_KEYS)
-        self.calls.setdefault(call_id, Call(name, category, bool(found.diff), found.path))
+        self.calls.setdefault(call_id, Call(name, bool(found.diff)))
         self.emit(
             call_id,
             kind=Kind.TOOL_CALL,
@@ -99,6 +99,13 @@ class OpenHandsBuilder(SessionBuilder):
             line=line,
             **extra,
         )
+
+    def condensation(self, base: str, summary: str | None, line: int, stamp: datetime | None) -> None:
+        """The condenser's summary of what was forgotten (a marker without one is counted)."""
+        if summary:
+            self.emit(base, kind=Kind.COMPACTION, text=summary, timestamp=stamp, line=line)
+        else:
+            self.skip(CONDENSATION, line=line)
 
     def unknown(self, base: str, what: str, record: Any, line: int) -> None:
         """A record of a kind this reader does not know: raw JSON, one problem per kind."""

@@ -134,7 +134,7 @@ def _entry(f: PiFile, line: int, record: dict[str, Any]) -> None:
             kind=Kind.SYSTEM,
             timestamp=ts,
             title="Thinking level",
-            text=as_str(record.get("thinkingLevel")),
+            text=text_of(record.get("thinkingLevel")) or "",
             line=line,
         )
     elif kind in ("compaction", "branch_summary"):
@@ -162,10 +162,6 @@ def _entry(f: PiFile, line: int, record: dict[str, Any]) -> None:
         )
 
 
-def as_str(value: Any) -> str:
-    return value if isinstance(value, str) else ""
-
-
 def _summary(f: PiFile, line: int, entry: str | None, ts: Any, kind: str, record: dict[str, Any]) -> None:
     details = obj(record.get("details"))
     meta: dict[str, Any] = {}
@@ -181,7 +177,7 @@ def _summary(f: PiFile, line: int, entry: str | None, ts: Any, kind: str, record
             kind=Kind.SYSTEM,
             timestamp=ts,
             title="Summary of the branch left",
-            text=as_str(record.get("summary")),
+            text=text_of(record.get("summary")) or "",
             line=line,
             meta=meta,
         )
@@ -191,7 +187,7 @@ def _summary(f: PiFile, line: int, entry: str | None, ts: Any, kind: str, record
             entry,
             kind=Kind.COMPACTION,
             timestamp=ts,
-            text=as_str(record.get("summary")),
+            text=text_of(record.get("summary")) or "",
             line=line,
             meta=meta,
         )

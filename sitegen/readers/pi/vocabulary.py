@@ -17,11 +17,13 @@ CATEGORIES = {"find": ToolCategory.SEARCH}
 PATH_KEYS = ("path", "file_path")
 
 
+_EDITS = edits_diff("edits", ("oldText", "old_text"), ("newText", "new_text"))
+_REPLACE = replace_diff(("oldText", "old_string"), ("newText", "new_string"))
+
+
 def _edit(args: Mapping[str, Any], path: str | None) -> str | None:
     """``edit``: ``oldText``/``newText``, or several of them in ``edits``."""
-    if isinstance(args.get("edits"), list):
-        return edits_diff("edits", ("oldText", "old_text"), ("newText", "new_text"))(args, path)
-    return replace_diff(("oldText", "old_string"), ("newText", "new_string"))(args, path)
+    return (_EDITS if isinstance(args.get("edits"), list) else _REPLACE)(args, path)
 
 
 DIFFS: dict[str, DiffRule] = {"edit": _edit, "write": write_diff(("content",))}

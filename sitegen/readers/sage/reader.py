@@ -7,6 +7,7 @@ from pathlib import Path
 
 from sitegen.model import Problems, Session
 from sitegen.readers.base import Reader, Sniff
+from sitegen.readers.platform import Platform
 from sitegen.readers.sage.detect import (
     CONVERSATION,
     HISTORY,
@@ -24,6 +25,7 @@ class SageReader(Reader):
     name = NAME
     claims_directories = True
     claims_files = True  # REPL session files and loose conversation files
+    agent = NAME
 
     def detect(self, sniffed: Sniff) -> bool:
         path = sniffed.path
@@ -41,6 +43,11 @@ class SageReader(Reader):
             return []
         found = [p for p in (path / CONVERSATION, path / METADATA) if p.is_file()]
         return found + history_files(path)
+
+    def default_folders(self, plat: Platform) -> list[Path]:
+        """``projects`` and ``sessions`` in sage's folder: in ``~/.emacs.d``, ``~/.config/emacs``, or ``~/.sage``."""
+        bases = (plat.home / ".emacs.d" / "sage", plat.home / ".config" / "emacs" / "sage", plat.home / ".sage")
+        return [base / part for base in bases for part in ("projects", "sessions")]
 
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
         if path.is_dir():

@@ -7,7 +7,7 @@ the credits and tokens spent, and older Warp ``ai_blocks`` the answers. Modules 
 ``proto`` (the protobuf wire format), ``calls`` (tool calls and results), ``messages``
 (one task message as events), ``database`` (the AI rows, numbered as records),
 ``sessions`` (one session per conversation, sub-agent tasks nested), ``reader``. The
-database's write-ahead log is applied in memory by the Crush reader's ``wal`` module.
+database's write-ahead log is applied in memory by ``sitegen.readers.sqlite_wal``.
 """
 
 from __future__ import annotations

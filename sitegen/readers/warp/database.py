@@ -23,7 +23,6 @@ from sitegen.readers.sqlite_wal import open_database
 from sitegen.readers.warp.proto import Fields, ProtoError
 
 NAME = "warp"
-AI_TABLES = ("agent_conversations", "agent_tasks", "ai_queries", "ai_blocks")
 
 
 @dataclass

@@ -5,8 +5,8 @@ each row one thread, its JSON plain (``json``, the first agent panel's shape) or
 zstd-compressed (``zstd``, Zed's agent thread version 0.3.0). Modules by job:
 ``database`` (rows, decompressed, numbered as records), ``tools`` (tool calls and
 results), ``messages`` (one message of either shape as events), ``sessions`` (a session
-per thread, sub-agent threads nested), ``reader``. zstd is decompressed by the Crush
-reader's ``compressed`` module and the write-ahead log applied by its ``wal`` module.
+per thread, sub-agent threads nested), ``reader``. zstd is decompressed by
+``sitegen.readers.zstd`` and the write-ahead log applied by ``sitegen.readers.sqlite_wal``.
 Written from Zed's source and other projects' fixtures: no real thread store was at hand.
 """
 

@@ -19,7 +19,6 @@ from sitegen.readers.base import as_text
 from sitegen.readers.builder import SessionBuilder
 from sitegen.readers.zed.tools import call_fields, image, result_fields
 
-RESUME = "resume marker (the agent went on with its turn)"
 EMPTY = "message with nothing to show"
 
 

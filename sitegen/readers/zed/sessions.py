@@ -89,9 +89,7 @@ def _events(thread: Thread, b: SessionBuilder, children: dict[str, list[Thread]]
                 timestamp=parse_time(child.created_at),
                 title=child.summary or text_of(obj(child.data).get("title")) or f"Sub-agent thread {child.id}",
                 children=tuple(inner),
-                call_id=call_id
-                if at <= len(events) and call_id and any(e.call_id == call_id for e in events)
-                else None,
+                call_id=call_id if call_id and any(e.call_id == call_id for e in events) else None,
                 model=_model(child.data),
                 meta={"thread": child.id},
             ),
