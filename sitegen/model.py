@@ -237,6 +237,8 @@ class Problems:
     def __init__(self, root: Path | None = None) -> None:
         self.root = root
         self.items: list[Problem] = []
+        # path -> lines past the read limit (readers.files.MAX_FILE_LINES), for its session's page
+        self.unread_lines: dict[str, int] = {}
         self.listeners: list[Callable[[Problem], None]] = []
 
     def display(self, path: Path | str) -> str:

@@ -15,9 +15,9 @@ import pytest
 from helpers import EXAMPLE, FIXTURES, build_site, render_session_page
 
 from sitegen.model import NO_META, Event, Kind, Problems, Session, SourceRef, walk
-from sitegen.readers import registry
+from sitegen.readers import files, ledger, registry
 from sitegen.readers._util import Ids
-from sitegen.readers.finish import with_sound_fields
+from sitegen.readers.finish import UNREAD_REASON, with_sound_fields
 from sitegen.readers.labels import humanize
 from sitegen.site.view import anchor_ids
 
@@ -248,6 +248,30 @@ def test_anchors_of_ids_sharing_a_long_prefix_are_linear() -> None:
     assert time.perf_counter() - started < 2  # quadratic: minutes
     assert len(set(anchors.values())) == 40_000
     assert anchors[events[2].id] == "e-" + "p" * 64 + "-3"
+
+
+def test_a_file_of_millions_of_lines_is_read_to_a_bound_and_the_rest_counted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Memory stays bounded: past the line limit a file is counted, not read, and the user is told."""
+    monkeypatch.setattr(files, "MAX_FILE_LINES", 40)
+    line = (
+        '{"type":"user","sessionId":"s","uuid":"u%d","timestamp":"2026-01-01T00:00:00Z",'
+        '"message":{"role":"user","content":"hi %d"}}'
+    )
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(line % (i, i) + "\n" for i in range(100)))
+    with ledger.keeping_ledger() as kept:
+        sessions, said = read("claude_code", path)
+    assert [e.text for e in events_of(sessions)] == [f"hi {i}" for i in range(40)]
+    assert sessions[0].skipped == {UNREAD_REASON: 60}
+    assert said == [
+        "s.jsonl:41: 60 more lines after the first 40 are not read "
+        "(a file is read to at most that many lines, to keep memory bounded)"
+    ]
+    fates = {line: fate for (_, line), (fate, _) in kept.fates.items()}
+    assert sorted(fates) == list(range(1, 101))
+    assert {fates[n] for n in range(41, 101)} == {ledger.Fate.NOT_SHOWN}
 
 
 def test_the_shared_empty_meta_stays_empty(tmp_path: Path) -> None:

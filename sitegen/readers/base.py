@@ -16,7 +16,7 @@ from typing import Any
 
 from sitegen.model import Problems, Session
 from sitegen.readers.files import decode_bytes
-from sitegen.readers.finish import with_sound_fields, without_surrogates
+from sitegen.readers.finish import with_sound_fields, with_unread_lines, without_surrogates
 from sitegen.readers.merge import distinct_ids, merge_copies
 from sitegen.readers.platform import Platform
 from sitegen.readers.safejson import as_text as as_text  # readers import it from here
@@ -178,7 +178,7 @@ class Reader:
         odd_names = _has_odd_name(path) or any(_has_odd_name(p) for p in self._companions_or_none(path))
         try:
             for session in self.read_source(path, problems):
-                session = with_sound_fields(session, problems, path)
+                session = with_unread_lines(with_sound_fields(session, problems, path), problems)
                 yield without_surrogates(session) if odd_names else session
         except Exception as exc:  # noqa: BLE001 - a reader bug costs only the rest of its file
             problems.add(

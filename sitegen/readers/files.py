@@ -16,7 +16,14 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from sitegen.model import Problems
+from sitegen.readers import ledger
 from sitegen.readers.safejson import loads, raw_decode
+
+# The most lines one JSON-lines file is read to. The longest real session logs we know hold
+# a few thousand lines; a file of millions of tiny lines would otherwise hold every one of
+# them as an event in memory at once (about 800 bytes each), so past this the rest of the
+# file is counted, named in one problem line, and not read.
+MAX_FILE_LINES = 250_000
 
 
 def decode_bytes(data: bytes) -> tuple[str, bool]:
@@ -38,7 +45,8 @@ def iter_jsonl(path: Path, problems: Problems) -> Iterator[tuple[int, dict[str, 
     """Yield (line number, object) for each good line; report each bad one.
 
     Streams the file line by line; a bad line, a non-object line, undecodable
-    bytes or a truncated last line is one problem and the rest is kept.
+    bytes or a truncated last line is one problem and the rest is kept. Lines past
+    ``MAX_FILE_LINES`` are counted, not read (one problem line says how many).
     """
     fh = open_file(path, problems)
     if fh is None:
@@ -47,6 +55,9 @@ def iter_jsonl(path: Path, problems: Problems) -> Iterator[tuple[int, dict[str, 
     with fh:
         first = True
         for lineno, raw in enumerate(fh, 1):
+            if lineno > MAX_FILE_LINES:
+                _beyond_limit(fh, path, lineno, problems)
+                return
             if first:
                 first = False
                 if raw.startswith(b"\xef\xbb\xbf"):
@@ -74,6 +85,22 @@ def iter_jsonl(path: Path, problems: Problems) -> Iterator[tuple[int, dict[str, 
                 problems.add(path, lineno, f"expected a JSON object, got {type(obj).__name__}; line skipped")
                 continue
             yield lineno, obj
+
+
+def _beyond_limit(fh: BinaryIO, path: Path, first: int, problems: Problems) -> None:
+    """Count the lines from ``first`` on without decoding them: one problem line, and each
+    line's fate for the fidelity ledger."""
+    last = first + sum(1 for _ in fh)
+    problems.unread_lines[str(path)] = last - first + 1
+    problems.add(
+        path,
+        first,
+        f"{last - first + 1:,} more lines after the first {MAX_FILE_LINES:,} are not read "
+        "(a file is read to at most that many lines, to keep memory bounded)",
+    )
+    if ledger.active():
+        for line in range(first, last + 1):
+            ledger.not_shown(path, line, f"beyond the first {MAX_FILE_LINES:,} lines of the file")
 
 
 def open_file(path: Path, problems: Problems) -> BinaryIO | None:

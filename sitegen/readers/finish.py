@@ -195,3 +195,18 @@ def _sound_usage(usage: Usage) -> bool:
 
 
 _COUNT_LIMIT = 2**63
+
+
+def with_unread_lines(session: Session, problems: Problems) -> Session:
+    """Count the lines of its files that were past the read limit (``files.MAX_FILE_LINES``)
+    among the session's records not shown, so its page says so; each file's count goes to
+    the first session read after it was cut."""
+    if not problems.unread_lines:
+        return session
+    skipped = dict(session.skipped)
+    skipped[UNREAD_REASON] = skipped.get(UNREAD_REASON, 0) + sum(problems.unread_lines.values())
+    problems.unread_lines.clear()
+    return replace(session, skipped=skipped)
+
+
+UNREAD_REASON = "line past the most a file is read to, not read (memory bound; the build says where)"

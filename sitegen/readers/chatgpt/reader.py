@@ -39,7 +39,9 @@ class ChatGptReader(Reader):
                 first, _ = raw_decode(body)
             except ValueError:
                 return _looks_like(body)  # the first conversation is longer than the sniff
-            return isinstance(first, dict) and _is_conversation(first)
+            if isinstance(first, dict) and _is_conversation(first):
+                return True
+            return _looks_like(body)  # a damaged first conversation: the next ones say what it is
         if head.startswith("{"):
             return _looks_like(head)  # one conversation, or {"conversations": [...]}
         return False

@@ -39,10 +39,11 @@ class ClaudeAiReader(Reader):
             first, _ = raw_decode(body)
         except ValueError:
             first = None  # the first conversation is longer than the sniff window
-        if isinstance(first, dict):
-            return "chat_messages" in first and "uuid" in first
-        # A first conversation too long for the sniff window, or a damaged one (not an object):
-        # look for the keys by name (they come before a conversation's long message list).
+        if isinstance(first, dict) and "chat_messages" in first and "uuid" in first:
+            return True
+        # A first conversation too long for the sniff window, or a damaged one: look for the
+        # keys by name (they come before a conversation's long message list; a damaged first
+        # conversation is followed by sound ones).
         return re.search(r'"chat_messages"\s*:\s*\[', body) is not None and re.search(r'"uuid"\s*:', body) is not None
 
     def session_key(self, sniffed: Sniff) -> str | None:
