@@ -5,6 +5,7 @@ that value (one problem line); its event and the rest of the file are kept."""
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import shutil
 import time
@@ -15,10 +16,11 @@ import pytest
 from helpers import EXAMPLE, FIXTURES, build_site, render_session_page
 
 from sitegen.model import NO_META, Event, Kind, Problems, Session, SourceRef, walk
-from sitegen.readers import files, ledger, registry
+from sitegen.readers import discover, files, ledger, registry
 from sitegen.readers._util import Ids
 from sitegen.readers.finish import UNREAD_REASON, with_sound_fields
 from sitegen.readers.labels import humanize
+from sitegen.readers.skeleton import skeleton
 from sitegen.site.view import anchor_ids
 
 READERS = {r.name: r for r in registry()}
@@ -272,6 +274,80 @@ def test_a_file_of_millions_of_lines_is_read_to_a_bound_and_the_rest_counted(
     fates = {line: fate for (_, line), (fate, _) in kept.fates.items()}
     assert sorted(fates) == list(range(1, 101))
     assert {fates[n] for n in range(41, 101)} == {ledger.Fate.NOT_SHOWN}
+
+
+HEADERS = [  # (fixture, reader, key of its first record)
+    ("codex/rollout-2025-08-18T01-16-13-c3c4b301-27c8-4c70-b6e4-46b99fdf0236.jsonl", "codex", "instructions"),
+    ("claude_code/attachments.jsonl", "claude_code", "version"),
+    ("goose/sessions/20260108_1.jsonl", "goose", "accumulated_total_tokens"),
+    ("copilot_cli/5f0c2a1e-0000-4000-8000-00000000c0de/events.jsonl", "copilot_cli", "id"),
+]
+BULK = {"string-100k": json.dumps("A" * 100_000), "deep-100k": DEEP["deep-100k"]}
+
+
+@pytest.mark.parametrize("bulk", sorted(BULK))
+@pytest.mark.parametrize(("fixture", "fmt", "key"), HEADERS)
+def test_a_huge_value_in_a_header_does_not_hide_the_format(
+    tmp_path: Path, fixture: str, fmt: str, key: str, bulk: str
+) -> None:
+    """The bulk fills the sniffed head before the keys that say what the file is; detection
+    reads the head's skeleton instead, and the file is read with only that value lost."""
+    source = FIXTURES / fixture
+    lines = source.read_text().splitlines()
+    lines[0] = with_raw(json.loads(lines[0]), key, BULK[bulk])
+    path = tmp_path / fixture
+    path.parent.mkdir(parents=True)
+    path.write_text("\n".join(lines) + "\n")
+    problems = Problems(tmp_path)
+    claims = discover([tmp_path], problems).claims
+    assert [(c.reader.name, c.path) for c in claims] == [(fmt, path)], [str(p) for p in problems.items]
+    sessions = list(claims[0].read(problems))
+    good, _ = read(fmt, source)
+    assert len(events_of(sessions)) == len(events_of(good))
+
+
+@pytest.mark.parametrize(
+    ("fixture", "fmt", "key", "raw"),
+    [
+        ("factory_droid/exec/list-files.jsonl", "factory_droid", "type", "-1"),
+        ("factory_droid/exec/list-files.jsonl", "factory_droid", "session_id", "{}"),
+        ("goose/sessions/20260108_1.jsonl", "goose", "working_dir", "-1e400"),
+    ],
+)
+def test_a_damaged_first_record_does_not_hide_the_rest(
+    tmp_path: Path, fixture: str, fmt: str, key: str, raw: str
+) -> None:
+    lines = (FIXTURES / fixture).read_text().splitlines()
+    lines[0] = with_raw(json.loads(lines[0]), key, raw)
+    path = tmp_path / fixture
+    path.parent.mkdir(parents=True)
+    path.write_text("\n".join(lines) + "\n")
+    claims = discover([tmp_path], Problems(tmp_path)).claims
+    assert [(c.reader.name, c.path) for c in claims] == [(fmt, path)]
+    sessions, _ = read(fmt, path)
+    assert len(events_of(sessions)) >= len(events_of(read(fmt, FIXTURES / fixture)[0])) - 1
+
+
+def test_a_skeleton_keeps_every_key_and_stays_json() -> None:
+    cut = "\\" * 1023 + '"'  # a cut that would split the escape ``\\"`` in half
+    first = (
+        '{"a": '
+        + json.dumps("x" * 100_000)
+        + ', "b": '
+        + DEEP["deep-100k"]
+        + ', "c": '
+        + json.dumps(cut + "y" * 5000)
+        + ', "d": 1}'
+    )
+    data = (first + '\n{"e": [1, {"f": "g"}]}\n').encode()
+    head = skeleton(io.BytesIO(data), 64 * 1024)
+    records = [json.loads(line) for line in head.decode().splitlines()]
+    assert [list(r) for r in records] == [["a", "b", "c", "d"], ["e"]]
+    assert records[0]["a"] == "x" * 1024 and records[0]["d"] == 1 and records[1] == {"e": [1, {"f": "g"}]}
+    depth, value = 0, records[0]["b"]
+    while isinstance(value, list):
+        depth, value = depth + 1, value[0] if value else None
+    assert depth == 63 and value is None  # nesting past 64 levels is null
 
 
 def test_the_shared_empty_meta_stays_empty(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from sitegen.readers.merge import distinct_ids, merge_copies
 from sitegen.readers.platform import Platform
 from sitegen.readers.safejson import as_text as as_text  # readers import it from here
 from sitegen.readers.safejson import loads, scrub_text
+from sitegen.readers.skeleton import needs_skeleton, skeleton
 
 # Bytes read to sniff a file's format; detect() must never read a whole file.
 SNIFF_BYTES = 64 * 1024
@@ -33,11 +34,12 @@ class Sniff:
     is opened once, not once per format.
     """
 
-    __slots__ = ("path", "_raw", "_texts", "_is_dir")
+    __slots__ = ("path", "_raw", "_head", "_texts", "_is_dir")
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._raw: bytes | None = None
+        self._head: bytes | None = None
         self._texts: dict[int, str] = {}
         self._is_dir: bool | None = None
 
@@ -60,10 +62,24 @@ class Sniff:
         return self._raw
 
     def text(self, size: int = SNIFF_BYTES) -> str:
-        """The first ``size`` bytes as text (BOM stripped, errors replaced)."""
+        """The first ``size`` bytes as text (BOM stripped, errors replaced); of a JSON file
+        longer than the sniff whose head holds a huge string or a deeply nested value, its
+        skeleton (``skeleton.py``): the same keys, with the bulk cut out."""
         if size not in self._texts:
-            self._texts[size] = decode_bytes(self.raw()[:size])[0]
+            self._texts[size] = decode_bytes(self.head()[:size])[0]
         return self._texts[size]
+
+    def head(self) -> bytes:
+        """``raw``, or the skeleton of a JSON file whose bulk would hide its keys."""
+        if self._head is None:
+            raw = self._head = self.raw()
+            if len(raw) >= SNIFF_BYTES and needs_skeleton(raw):
+                try:
+                    with open(self.path, "rb") as fh:
+                        self._head = skeleton(fh, SNIFF_BYTES)
+                except OSError:
+                    pass
+        return self._head
 
     def object_line(self, size: int = SNIFF_BYTES) -> tuple[str, str, dict[str, Any] | None] | None:
         """None unless the file starts with ``{``; else the sniffed head, its first line, and

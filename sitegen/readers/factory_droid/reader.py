@@ -34,8 +34,7 @@ class FactoryDroidReader(Reader):
             return False
         if first.get("type") == "session_start":
             return isinstance(first.get("id"), str) and any(k in first for k in ("cwd", "owner", "sessionTitle"))
-        records = list(sniffed.json_lines(6))
-        return bool(records) and all(_streamed(r) for r in records) and any(_droid_only(r) for r in records)
+        return _stream_records(list(sniffed.json_lines(6)))
 
     def companions(self, path: Path) -> list[Path]:
         settings = _settings(path)
@@ -79,6 +78,13 @@ class FactoryDroidReader(Reader):
 def _settings(path: Path) -> Path | None:
     candidate = path.with_name(f"{path.stem}.settings.json")
     return candidate if candidate.is_file() else None
+
+
+def _stream_records(records: list[dict[str, Any]]) -> bool:
+    """Records of Droid's stream: most of them stream-shaped (one damaged record, its type
+    or session id broken, does not hide the rest) and at least one only Droid writes."""
+    streamed = sum(_streamed(r) for r in records)
+    return streamed > 0 and 2 * streamed > len(records) and any(_droid_only(r) for r in records)
 
 
 def _streamed(record: dict[str, Any]) -> bool:

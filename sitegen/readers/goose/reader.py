@@ -79,10 +79,11 @@ class GooseReader(Reader):
 
 
 def _is_legacy(sniffed: Sniff) -> bool:
-    """An older session file: a header with ``working_dir`` (and a description or message count), no ``type``."""
+    """An older session file: a header with ``working_dir`` (and a description or message count), no ``type``.
+    The folder's value is not judged: a damaged one costs that value, not the file."""
     head = sniffed.object_line()
     first = head[2] if head is not None else None
-    if first is None or "type" in first or not isinstance(first.get("working_dir"), str):
+    if first is None or "type" in first or "working_dir" not in first:
         return False
     return "message_count" in first or "description" in first or "extension_data" in first
 
