@@ -18,8 +18,10 @@ from sitegen.analyze.insights import price_table
 from sitegen.analyze.redact import Redactor
 from sitegen.analyze.refs import Forge
 from sitegen.build import build
+from sitegen.build.check import check
 from sitegen.build.convert import ConvertError, convert
 from sitegen.build.github_pages import WORKFLOW_PATH, github_pages_workflow, pages_limit_warnings
+from sitegen.build.leave_out import LeaveOut, archive_folders
 from sitegen.config import (
     ConfigFileError,
     SiteConfig,
@@ -31,11 +33,16 @@ from sitegen.config import (
 from sitegen.model import Problems
 from sitegen.readers.locations import display, find, parse_agent_dirs, platform, survey
 from sitegen.serve import serve
+from sitegen.site.single_file import SingleFileError, SingleFilePacker, SingleFileSettings, parse_size
 from sitegen.site.writer import OutputError, PublishError
 
 FORGE_HELP = (
     "Where git refs link out: github (default), gitlab, gitea, bitbucket, none, or URL patterns such as "
     "'https://git.example.com/{repo}/-/commit/{sha}' ({issue}, {pr}, {branch}, {tag} likewise; repeatable)."
+)
+PII_HELP = (
+    "Redact personal data too: home folders become ~; user names, e-mail addresses, private host names "
+    "and IP addresses become [REDACTED:kind] (sessite.toml: redact_pii, pii_allow)."
 )
 PRICES_HELP = (
     "Price table for estimated costs (JSON or TOML: model-name prefix -> {input, output, cache_read, cache_write} "
@@ -52,6 +59,7 @@ def site_options(watched: bool) -> Callable[[Callable[..., None]], Callable[...,
         click.option(
             "--no-redact", is_flag=True, help=f"{redact_help} secrets as they are (redaction is on by default)."
         ),
+        click.option("--redact-pii", is_flag=True, help=PII_HELP),
         click.option(
             "--templates",
             "template_dirs",
@@ -93,7 +101,8 @@ def site_options(watched: bool) -> Callable[[Callable[..., None]], Callable[...,
             "--exports",
             default=None,
             metavar="FORMATS",
-            help="Downloads beside each session page: any of aics,hail,markdown, or none (default: all three).",
+            help="Downloads beside each session page: any of aics,hail,markdown,html (html: the session as one "
+            "self-contained file), or none (default: aics,hail,markdown).",
         ),
     ]
 
@@ -167,6 +176,7 @@ def build_command(
     prices: dict | None = None,
     config_file: Path | None = None,
     exports: str | None = None,
+    redact_pii: bool = False,
 ) -> None:
     """Build a static site from ARCHIVE (a folder of session files in any supported format)."""
     roots: list[Path] = [archive] if archive is not None else []
@@ -184,6 +194,7 @@ def build_command(
         title=title,
         base_url=base_url,
         redact=not no_redact,
+        redact_pii=redact_pii,
         strict=strict,
         template_dirs=tuple(template_dirs),
         static_dirs=tuple(static_dirs),
@@ -208,6 +219,8 @@ def build_command(
     if report.redactions and not quiet:
         kinds = ", ".join(f"{kind} {n}" for kind, n in report.redactions.most_common())
         click.echo(f"redacted: {kinds}")
+    for line in report.leaks:  # the output scan's findings, then its error line
+        click.echo(line, err=True)
     if report.published:
         for warning in pages_limit_warnings(report.output):
             click.echo(f"warning: {warning}", err=True)
@@ -251,6 +264,7 @@ def serve_command(
     prices: dict | None = None,
     config_file: Path | None = None,
     exports: str | None = None,
+    redact_pii: bool = False,
 ) -> None:
     """Build ARCHIVE, serve it on localhost, and rebuild and reload on every change."""
 
@@ -259,6 +273,7 @@ def serve_command(
         output=output,
         title=title,
         redact=not no_redact,
+        redact_pii=redact_pii,
         template_dirs=tuple(template_dirs),
         static_dirs=tuple(static_dirs),
         progress=False,
@@ -376,6 +391,7 @@ def _with_config_file(
         "title": "title",
         "base_url": "base_url",
         "redact": "no_redact",
+        "redact_pii": "redact_pii",
         "forge_url": "forge",
         "exports": "exports",
     }
@@ -394,16 +410,32 @@ def _with_config_file(
 
 @main.command("convert")
 @click.argument("source", metavar="INPUT", type=click.Path(exists=True, path_type=Path))
-@click.option("--to", "fmt", required=True, type=click.Choice(["aics", "hail", "markdown"]), help="Format to write.")
+@click.option(
+    "--to",
+    "fmt",
+    required=True,
+    type=click.Choice(["aics", "hail", "markdown", "html"]),
+    help="Format to write (html: the session's page as one self-contained file).",
+)
 @click.option(
     "-o",
     "--output",
     required=True,
     metavar="OUTPUT",
-    help="A folder (one file per session), a file ending in the format's suffix (.aics.json, .hail.jsonl, .md), "
-    "or - for standard output.",
+    help="A folder (one file per session), a file ending in the format's suffix (.aics.json, .hail.jsonl, .md, "
+    ".html), or - for standard output.",
+)
+@click.option(
+    "--max-size",
+    "max_size",
+    default="5MB",
+    show_default=True,
+    metavar="SIZE",
+    callback=lambda ctx, param, value: _parse_size(value),
+    help="With --to html: the size each file's images are shrunk to fit (5MB, 500KB, or bytes).",
 )
 @click.option("--no-redact", is_flag=True, help="Keep secrets as they are (redaction is on by default, as in a build).")
+@click.option("--redact-pii", is_flag=True, help=PII_HELP)
 @click.option(
     "--config",
     "config_file",
@@ -413,13 +445,20 @@ def _with_config_file(
 )
 @click.option("-q", "--quiet", is_flag=True, help="Print only problems.")
 def convert_command(
-    source: Path, fmt: str, output: str, no_redact: bool, config_file: Path | None, quiet: bool
+    source: Path,
+    fmt: str,
+    output: str,
+    no_redact: bool,
+    config_file: Path | None,
+    quiet: bool,
+    max_size: int,
+    redact_pii: bool = False,
 ) -> None:
     """Convert INPUT (a session file or folder in any format sessite reads, or a .gz of one file
-    such as a site's download) to AICS, HAIL or Markdown.
+    such as a site's download) to AICS, HAIL, Markdown, or one self-contained HTML file per session.
 
     A folder OUTPUT gets one file per session; a file OUTPUT holds every session
-    (AICS) or the only one (HAIL, Markdown). Reading an AICS or HAIL file sessite
+    (AICS) or the only one (HAIL, Markdown, HTML). Reading an AICS or HAIL file sessite
     wrote gives back the same session (see the README's "Round trips").
     """
 
@@ -430,11 +469,28 @@ def convert_command(
         raise click.ClickException(str(exc)) from None
     redact = settings.get("redact", True) and not no_redact
     redactor = (
-        Redactor(extra=settings.get("redact_patterns", ()), allow=settings.get("redact_allow", ())) if redact else None
+        Redactor(
+            extra=settings.get("redact_patterns", ()),
+            allow=settings.get("redact_allow", ()),
+            pii=redact_pii or settings.get("redact_pii", False),
+            pii_allow=settings.get("pii_allow", ()),
+        )
+        if redact
+        else None
     )
+    packer = _single_file_packer(settings, max_size, redact) if fmt == "html" else None
     try:
         report = convert(
-            source, fmt, output, redactor, include=settings.get("include", ()), exclude=settings.get("exclude", ())
+            source,
+            fmt,
+            output,
+            redactor,
+            include=settings.get("include", ()),
+            exclude=settings.get("exclude", ()),
+            packer=packer,
+            leave=LeaveOut(
+                settings.get("exclude_sessions", ()), settings.get("hide_events", ()), archive_folders([source])
+            ),
         )
     except ConvertError as exc:
         raise click.ClickException(str(exc)) from None
@@ -442,6 +498,8 @@ def convert_command(
         raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from None
     for problem in report.problems:
         click.echo(str(problem), err=True)
+    for note in () if quiet else report.notes:
+        click.echo(note, err=True)
     if not quiet:
         redacted = sum(report.redactions.values())
         where = (
@@ -457,6 +515,71 @@ def convert_command(
                 + ")"
             )
         click.echo(line, err=output == "-")
+
+
+def _parse_size(value: str) -> int:
+    try:
+        return parse_size(value)
+    except SingleFileError as exc:
+        raise click.BadParameter(str(exc), param_hint="--max-size") from None
+
+
+def _single_file_packer(settings: dict, max_size: int, redact: bool) -> SingleFilePacker:
+    """The packer of ``convert --to html``: the title and forge of sessite.toml, the budget asked for."""
+    try:
+        return SingleFilePacker(
+            SingleFileSettings(
+                title=settings.get("title", SingleFileSettings.title),
+                forge_url=settings.get("forge_url", ()),
+                max_bytes=max_size,
+                redacted=redact,
+            )
+        )
+    except SingleFileError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+@main.command("check")
+@click.argument("archive", type=click.Path(exists=True, file_okay=True, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document (for scripts).")
+@click.option("--redact-pii", is_flag=True, help=PII_HELP)
+@click.option(
+    "--quick", is_flag=True, help="Only list what redaction replaces; do not render the pages to scan them as a build."
+)
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Settings file (default: sessite.toml at the archive's root).",
+)
+@click.option("-j", "--jobs", type=click.IntRange(0, 64), default=0, help="Worker processes (0: one per core).")
+def check_command(
+    archive: Path, as_json: bool, redact_pii: bool, quick: bool, config_file: Path | None, jobs: int
+) -> None:
+    """List what a build of ARCHIVE would redact (kind, path:line, a masked preview, counts by
+    kind) and whether the build's scan of its own output would pass; publishes nothing.
+
+    Exits 1 when anything would be redacted or would stop a build, 0 when clean, 2 when the
+    settings cannot be used.
+    """
+    config = SiteConfig(archive=archive, output=None, redact_pii=redact_pii, jobs=jobs, progress=False)
+    try:
+        config = _with_config_file(config, archive, config_file, None)
+    except click.ClickException as exc:  # exit 2: 1 means "something would be redacted"
+        click.echo(f"Error: {exc.format_message()}", err=True)
+        sys.exit(2)
+    report = check(config, render=not quick)
+    if as_json:
+        click.echo(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
+    else:
+        for problem in report.problems:
+            click.echo(str(problem), err=True)
+        if not config.redact:
+            click.echo("note: redaction is off in the settings file (redact = false)", err=True)
+        for line in report.lines():
+            click.echo(line)
+    sys.exit(0 if report.clean else 1)
 
 
 @main.command("init")

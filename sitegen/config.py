@@ -10,10 +10,12 @@ so a typo never silently turns redaction off.
     base_url = "https://example.github.io/sessions/"
     redact = true                      # false publishes secrets as they are
     redact_allow = ["AKIAIOSFODNN7EXAMPLE"]
+    redact_pii = true                  # personal data too (--redact-pii)
+    pii_allow = ["*@mycompany.com", "build.example.org"]
     include = ["claude-code/**", "*.hail.jsonl"]
     exclude = ["scratch", "**/old-*"]
     forge_url = "github"               # or a list of URL patterns
-    exports = ["aics", "hail", "markdown"]   # or "none"
+    exports = ["aics", "hail", "markdown"]   # or "none"; "html" adds each session as one file
 
     [[redact_patterns]]
     kind = "internal-token"
@@ -28,6 +30,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from sitegen.analyze.leave_out import HIDE_EVENTS_HELP, HideRule, parse_hide_rules
 from sitegen.analyze.redact import RedactionConfigError, compile_extra
 from sitegen.analyze.refs import Forge
 
@@ -43,8 +46,12 @@ class SiteConfig:
         tuple[str, str], ...
     ] = ()  # more (kind, regex) secret patterns (sessite.toml redact_patterns)
     redact_allow: tuple[str, ...] = ()  # exact values never redacted (sessite.toml redact_allow)
+    redact_pii: bool = False  # personal data too: home folders, user names, e-mails, hosts, IPs (--redact-pii)
+    pii_allow: tuple[str, ...] = ()  # personal data kept: globs (*@mycompany.com) or bare domains
     include: tuple[str, ...] = ()  # globs (relative to the archive) a source must match to be read; () = all
     exclude: tuple[str, ...] = ()  # globs of sources (files or folders) never read
+    exclude_sessions: tuple[str, ...] = ()  # session ids or globs over ids never built
+    hide_events: tuple[HideRule, ...] = ()  # events left out of every page (by kind, tool or pattern)
     exports: tuple[str, ...] = ("aics", "hail", "markdown")  # per-session downloads beside each page; () = none
     strict: bool = False  # exit non-zero when any problem was found
     template_dirs: tuple[Path, ...] = ()  # user templates, searched before the package's
@@ -68,7 +75,7 @@ class SiteConfig:
 
 
 CONFIG_NAME = "sessite.toml"
-EXPORT_FORMATS = ("aics", "hail", "markdown")
+EXPORT_FORMATS = ("aics", "hail", "markdown", "html")  # html: the session as one self-contained file
 # key -> what it must be (for the error message)
 KEYS = {
     "title": "a string",
@@ -76,10 +83,14 @@ KEYS = {
     "redact": "true or false",
     "redact_patterns": "a list of tables with 'kind' and 'pattern'",
     "redact_allow": "a list of strings",
+    "redact_pii": "true or false",
+    "pii_allow": "a list of strings (globs such as '*@mycompany.com', or domains)",
     "include": "a list of glob strings",
     "exclude": "a list of glob strings",
+    "exclude_sessions": "a list of session ids or globs",
+    "hide_events": HIDE_EVENTS_HELP,
     "forge_url": "a preset name or a list of URL patterns",
-    "exports": 'a list of formats (aics, hail, markdown) or "none"',
+    "exports": 'a list of formats (aics, hail, markdown, html) or "none"',
 }
 
 
@@ -106,8 +117,8 @@ def parse_exports(value: Any, where: str = "--exports") -> tuple[str, ...]:
         raise ConfigFileError(f"{where}: expected {KEYS['exports']}")
     if items in (["none"], []):
         return ()
-    if items == ["all"]:
-        return EXPORT_FORMATS
+    if items == ["all"]:  # the interchange formats; the single HTML file (a second rendering) is asked for by name
+        return tuple(f for f in EXPORT_FORMATS if f != "html")
     unknown = [v for v in items if v not in EXPORT_FORMATS]
     if unknown or "none" in items:
         raise ConfigFileError(
@@ -195,9 +206,20 @@ def settings_from_dict(data: dict[str, Any], source: str = CONFIG_NAME) -> dict[
         out["redact_patterns"] = tuple(patterns)
     if "redact_allow" in data:
         out["redact_allow"] = strings("redact_allow")
-    for key in ("include", "exclude"):
+    if "redact_pii" in data:
+        if not isinstance(data["redact_pii"], bool):
+            raise fail("redact_pii")
+        out["redact_pii"] = data["redact_pii"]
+    if "pii_allow" in data:
+        out["pii_allow"] = strings("pii_allow")
+    for key in ("include", "exclude", "exclude_sessions"):
         if key in data:
             out[key] = strings(key)
+    if "hide_events" in data:
+        try:
+            out["hide_events"] = parse_hide_rules(data["hide_events"])
+        except ValueError as exc:
+            raise ConfigFileError(f"{source}: {exc}") from None
     if "forge_url" in data:
         forge = strings("forge_url")
 

@@ -46,12 +46,12 @@
 
   /* ---- the session page: kind filters, find in folded lines, outline, neighbours ---- */
 
-  var KINDS_KEY = "sessite.hiddenKinds";
+  var KINDS_STORE = "sessite.hiddenKinds";
 
   // Filters by kind (prompts, answers, thinking, tools, sub-agents, system), remembered across pages.
   // localStorage may be missing or refuse (file:// in some browsers, private modes): then they last a page.
   function storedKinds() {
-    try { return JSON.parse(window.localStorage.getItem(KINDS_KEY) || "[]") || []; } catch (e) { return []; }
+    try { return JSON.parse(window.localStorage.getItem(KINDS_STORE) || "[]") || []; } catch (e) { return []; }
   }
 
   // The kinds of sitegen/site/timeline.py (FILTERS): every line of the timeline has one f-<kind> class.
@@ -91,7 +91,7 @@
       var hidden = [];
       inputs.forEach(function (input) { if (!input.checked) hidden.push(input.value); });
       apply(hidden);
-      try { window.localStorage.setItem(KINDS_KEY, JSON.stringify(hidden)); } catch (e) { /* kept for this page only */ }
+      try { window.localStorage.setItem(KINDS_STORE, JSON.stringify(hidden)); } catch (e) { /* kept for this page only */ }
     });
   }
 

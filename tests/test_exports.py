@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
 from dataclasses import fields, is_dataclass
 from datetime import UTC, datetime, timezone
@@ -548,6 +549,9 @@ def test_convert_a_folder_to_one_file_per_session(tmp_path):
     files = sorted((tmp_path / "out").iterdir())
     assert len(files) == 13 and all(f.name.endswith(".hail.jsonl") for f in files)
     assert "converted 13 sessions to hail" in result.output
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert {f.stat().st_mode & 0o777 for f in files} == {0o666 & ~mask}  # files to share, not owner-only
 
 
 def test_convert_to_single_files_and_back(tmp_path):

@@ -50,6 +50,7 @@ class SourceRecord:
     sessions: list[SessionRecord]
     problems: list[Problem]
     redactions: Any = None  # Counter of redactions by kind
+    excluded: int = 0  # sessions left out (exclude_sessions)
 
 
 @dataclass
@@ -58,6 +59,7 @@ class BuildCache:
     theme: str = ""
     sources: dict[str, SourceRecord] = field(default_factory=dict)
     aggregates: dict[str, tuple[str, list[str]]] = field(default_factory=dict)  # name -> (fingerprint, urls written)
+    scanned: bool = False  # the site published with this cache passed the output scan (build/output_scan.py)
 
 
 @lru_cache(maxsize=1)

@@ -1,11 +1,12 @@
-"""``sessite convert INPUT --to aics|hail|markdown -o OUTPUT``: any format sessite reads, out as an export.
+"""``sessite convert INPUT --to aics|hail|markdown|html -o OUTPUT``: any format sessite reads, out as an export.
 
 Where the output goes:
 - ``-o FOLDER`` (anything not ending in the format's suffix): one file per
   session, ``FOLDER/<session id>.aics.json`` / ``.hail.jsonl`` / ``.md``.
 - ``-o FILE.aics.json`` (or ``.json``): one AICS document with every session.
-- ``-o FILE.hail.jsonl`` / ``.jsonl`` or ``FILE.md``: exactly one session (HAIL
-  and the Markdown transcript hold one each); more is an error.
+- ``-o FILE.hail.jsonl`` / ``.jsonl``, ``FILE.md`` or ``FILE.html``: exactly one session
+  (HAIL, the Markdown transcript and the single HTML file hold one each); more is an error.
+- ``--to html``: the session's page as one self-contained file (``sitegen/site/single_file.py``).
 - ``-o -``: standard output, with the same rule as a file.
 
 Secrets are redacted exactly as in a build (on unless ``--no-redact``; the
@@ -23,18 +24,26 @@ import sys
 import tempfile
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from sitegen.analyze.redact import Redactor
+from sitegen.build.leave_out import LeaveOut
 from sitegen.interchange.aics import aics_chunks
-from sitegen.interchange.formats import SUFFIXES, export_chunks
+from sitegen.interchange.formats import export_chunks
 from sitegen.model import Problem, Problems, Session
 from sitegen.readers import discover
 from sitegen.readers.merge import copy_id
+from sitegen.site.single_file import SingleFilePacker, SingleFileSettings
 
-FILE_SUFFIXES = {"aics": (".aics.json", ".json"), "hail": (".hail.jsonl", ".jsonl"), "markdown": (".md", ".markdown")}
+FILE_SUFFIXES = {
+    "aics": (".aics.json", ".json"),
+    "hail": (".hail.jsonl", ".jsonl"),
+    "markdown": (".md", ".markdown"),
+    "html": (".html", ".htm"),
+}
+Chunks = Callable[[Session], Iterable[bytes]]  # one session's file, in pieces
 
 
 class ConvertError(Exception):
@@ -47,6 +56,7 @@ class ConvertReport:
     written: list[Path] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     redactions: Counter = field(default_factory=Counter)
+    notes: list[str] = field(default_factory=list)  # what a file changed to fit (--to html: images shrunk)
 
 
 def target_kind(output: str | Path, fmt: str) -> str:
@@ -64,9 +74,13 @@ def convert(
     redactor: Redactor | None = None,
     include: Sequence[str] = (),
     exclude: Sequence[str] = (),
+    packer: SingleFilePacker | None = None,
+    leave: LeaveOut | None = None,
 ) -> ConvertReport:
-    if fmt not in SUFFIXES:
-        raise ConvertError(f"unknown format {fmt!r} (aics, hail or markdown)")
+    """``packer`` makes the files of ``--to html`` (default settings when None); ``leave``: the
+    sessions and events sessite.toml leaves out (``exclude_sessions``, ``hide_events``)."""
+    if fmt not in FILE_SUFFIXES:
+        raise ConvertError(f"unknown format {fmt!r} (aics, hail, markdown or html)")
     kind = target_kind(output, fmt)
     source = source.resolve()
     out_path = None if kind == "stdout" else Path(output).resolve()
@@ -74,25 +88,43 @@ def convert(
         raise ConvertError(f"{output} is inside the input folder {source}; it would be read as sessions next time")
     report = ConvertReport()
     if source.is_file() and source.name.lower().endswith(".gz"):
-        sessions, report.problems = _read_gzipped(source, redactor, include, exclude)
+        sessions, report.problems = _read_gzipped(source, redactor, include, exclude, leave)
     else:
         sessions, report.problems = _read(
-            source, source if source.is_dir() else source.parent, redactor, include, exclude
+            source, source if source.is_dir() else source.parent, redactor, include, exclude, leave
         )
     report.redactions = redactor.counts if redactor is not None else Counter()
     report.sessions = len(sessions)
     if not sessions:
-        raise ConvertError(f"no sessions found in {source}")
+        left_out = f" ({leave.excluded} left out by exclude_sessions)" if leave is not None and leave.excluded else ""
+        raise ConvertError(f"no sessions found in {source}{left_out}")
     if kind in ("file", "stdout") and fmt != "aics" and len(sessions) > 1:
         raise ConvertError(
             f"{len(sessions)} sessions found, and a {fmt} file holds one: give a folder for -o (one file per session)"
         )
-    _write_sessions(sessions, fmt, kind, out_path, output, report)
+    chunks = _html_chunks(packer or SingleFilePacker(SingleFileSettings()), report) if fmt == "html" else None
+    _write_sessions(sessions, fmt, kind, out_path, output, report, chunks or (lambda s: export_chunks(s, fmt)))
     return report
 
 
+def _html_chunks(packer: SingleFilePacker, report: ConvertReport) -> Chunks:
+    """``--to html``: each session packed into one file; what was shrunk goes into the report."""
+
+    def chunks(session: Session) -> Iterable[bytes]:
+        packed = packer.pack(session)
+        report.notes.extend(f"{session.id}: {change}" for change in packed.changes)
+        return (packed.data,)
+
+    return chunks
+
+
 def _read(
-    source: Path, root: Path, redactor: Redactor | None, include: Sequence[str], exclude: Sequence[str]
+    source: Path,
+    root: Path,
+    redactor: Redactor | None,
+    include: Sequence[str],
+    exclude: Sequence[str],
+    leave: LeaveOut | None = None,
 ) -> tuple[list[Session], list[Problem]]:
     """Every session in ``source`` (redacted, source paths shown relative to ``root``) and the problems met."""
     problems = Problems(root)
@@ -101,9 +133,15 @@ def _read(
     for claim in discover(source, problems, include=include, exclude=exclude).claims:
         try:
             for session in claim.read(problems):
+                display = problems.display(session.source.path)  # (before redaction, as in a build)
+                read_id = session.id
                 if redactor is not None:
-                    session = redactor.value(session)
-                display = problems.display(session.source.path)
+                    session = redactor.value(replace(session, source=replace(session.source, path=display)))
+                    display = session.source.path
+                kept = leave.session(session, read_id, claim.path, problems) if leave is not None else session
+                if kept is None:
+                    continue
+                session = kept
                 if session.id in seen:
                     new_id = copy_id(session.id, str(claim.path), seen.keys())
                     problems.add(
@@ -126,7 +164,11 @@ def _read(
 
 
 def _read_gzipped(
-    source: Path, redactor: Redactor | None, include: Sequence[str], exclude: Sequence[str]
+    source: Path,
+    redactor: Redactor | None,
+    include: Sequence[str],
+    exclude: Sequence[str],
+    leave: LeaveOut | None = None,
 ) -> tuple[list[Session], list[Problem]]:
     """A gzip file (e.g. a site's ``<id>.hail.jsonl.gz`` download): read what it holds, as if it were
     ``source`` without ``.gz``. The readers take plain files, so it is unpacked to a temporary one."""
@@ -138,7 +180,7 @@ def _read_gzipped(
                 shutil.copyfileobj(packed, fh, 1024 * 1024)
         except (OSError, EOFError, zlib.error) as exc:
             raise ConvertError(f"{source} is not a readable gzip file ({exc})") from None
-        sessions, problems = _read(plain, Path(tmp), redactor, include, exclude)
+        sessions, problems = _read(plain, Path(tmp), redactor, include, exclude, leave)
     named = plain.name
     sessions = [replace(s, source=replace(s.source, path=shown)) if s.source.path == named else s for s in sessions]
     return sessions, [
@@ -147,31 +189,37 @@ def _read_gzipped(
 
 
 def _write_sessions(
-    sessions: list[Session], fmt: str, kind: str, out_path: Path | None, output: str | Path, report: ConvertReport
+    sessions: list[Session],
+    fmt: str,
+    kind: str,
+    out_path: Path | None,
+    output: str | Path,
+    report: ConvertReport,
+    chunks: Chunks,
 ) -> None:
-    """Write the export where ``kind`` says; record each file written in ``report``."""
+    """Write the export where ``kind`` says (``chunks`` makes one session's file); record each file written."""
     if kind == "stdout":
-        for chunk in _one_file(sessions, fmt):
+        for chunk in _one_file(sessions, fmt, chunks):
             sys.stdout.buffer.write(chunk)
         sys.stdout.buffer.flush()
         return
     assert out_path is not None
     if kind == "file":
-        _write(out_path, _one_file(sessions, fmt))
+        _write(out_path, _one_file(sessions, fmt, chunks))
         report.written.append(out_path)
         return
     if out_path.exists() and not out_path.is_dir():
         raise ConvertError(f"{output} is a file; give a folder, or a name ending in {FILE_SUFFIXES[fmt][0]}")
     out_path.mkdir(parents=True, exist_ok=True)
     for session in sessions:
-        target = out_path / f"{session.id}{SUFFIXES[fmt]}"
-        _write(target, export_chunks(session, fmt))
+        target = out_path / f"{session.id}{FILE_SUFFIXES[fmt][0]}"
+        _write(target, chunks(session))
         report.written.append(target)
 
 
-def _one_file(sessions: list[Session], fmt: str) -> Iterator[bytes]:
+def _one_file(sessions: list[Session], fmt: str, chunks: Chunks) -> Iterable[bytes]:
     """The pieces of a single-file export: every session for AICS, the only one otherwise."""
-    return aics_chunks(sessions) if fmt == "aics" else export_chunks(sessions[0], fmt)
+    return aics_chunks(sessions) if fmt == "aics" else chunks(sessions[0])
 
 
 def _write(path: Path, chunks: Iterable[bytes]) -> None:
@@ -182,7 +230,15 @@ def _write(path: Path, chunks: Iterable[bytes]) -> None:
         with os.fdopen(fd, "wb") as fh:
             for chunk in chunks:
                 fh.write(chunk)
+        os.chmod(tmp, 0o666 & ~_umask())  # a file to share, not mkstemp's owner-only 0600
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

@@ -12,7 +12,7 @@ from typing import Any
 
 from sitegen.config import SiteConfig
 from sitegen.search.output import SearchIndex
-from sitegen.site.downloads import session_exports
+from sitegen.site.downloads import session_exports, session_single_file
 from sitegen.site.feed import FeedAndSitemap
 from sitegen.site.home import SessionIndex
 from sitegen.site.neighbours import ProjectNeighbours
@@ -29,6 +29,7 @@ AGGREGATES: list[Callable[[SiteConfig], Any]] = [
 ]
 SESSION_OUTPUTS: list[Callable[[SessionView, SiteConfig], Iterable[tuple[str, bytes]]]] = [
     session_exports,  # sessions/<id>.aics.json.gz, .hail.jsonl.gz, .md.gz (config.exports)
+    session_single_file,  # sessions/<id>/<id>.html: the session as one self-contained file (exports "html")
 ]
 
 

@@ -26,6 +26,8 @@ from sitegen.analyze.session import SessionSummary
 from sitegen.build import cache as build_cache
 from sitegen.build.cache import BuildCache, SessionRecord, SourceRecord, cached_items, source_key
 from sitegen.build.context import BuildContext
+from sitegen.build.leave_out import folder_settings
+from sitegen.build.output_scan import leak_lines, scan_site
 from sitegen.build.outputs import AGGREGATES, aggregate_names
 from sitegen.build.report import BuildReport, CatalogEntry
 from sitegen.build.worker import RenderedSession, SourceResult, SourceTask, SourceWorker, discard, run_sources
@@ -72,6 +74,11 @@ def build(config: SiteConfig, progress: ProgressHook | None = None, defer: froze
             return run.report
         run.write_aggregates(writer, aggregates)
         run.write_static(writer, aggregates.rewrite)
+        if not run.scan_output(writer):
+            run.report.problems = run.problems.items
+            run.report.seconds = time.perf_counter() - started
+            writer.abort()  # the previous site stays as it is
+            return run.report
         run.publish(writer)
     run.save_cache()
     run.report.seconds = time.perf_counter() - started
@@ -206,6 +213,7 @@ class _Run:
             return self._take_result(claim, self._render_here(key, claim, writer), writer, aggregates)
         self.problems.items.extend(record.problems)
         self.report.redactions.update(record.redactions)
+        self.report.excluded += record.excluded
         for s in record.sessions:
             for url in (s.url, *s.parts, *s.extra):
                 writer.keep(url)
@@ -226,6 +234,7 @@ class _Run:
         record = _record(claim, result, self.cache_dir, self.names, self.digests.pop(result.key, None))
         self.problems.items.extend(result.problems)
         self.report.redactions.update(result.redactions)
+        self.report.excluded += result.excluded
         items = {s.id: s.items for s in result.sessions}
         for s in result.sessions:
             if s.pages is not None:
@@ -322,6 +331,17 @@ class _Run:
             writer.write(PYGMENTS_CSS_URL, pygments_css())
         writer.write(".nojekyll", b"")
 
+    def scan_output(self, writer: SiteWriter) -> bool:
+        """Scan the staged site for what redaction missed (``output_scan``); False: do not publish.
+        Kept files were scanned when published, if the cache says that build's scan passed."""
+        only_new = self.old is not None and self.old.scanned
+        leaks = scan_site(writer, self.config, only_new, self.config.jobs or default_jobs())
+        if leaks:
+            self.report.leaks = leak_lines(leaks)
+            return False
+        self.new.scanned = self.config.redact
+        return True
+
     def publish(self, writer: SiteWriter) -> None:
         report = self.report
         report.changed_urls = writer.changed_urls | writer.removed_urls
@@ -370,7 +390,7 @@ def _reusable(
     claim: Claim, record: SourceRecord, writer: SiteWriter, digests: dict[str, str], key: str
 ) -> SourceRecord | None:
     """The record, restamped when only the mtime moved; None when the source or its pages changed."""
-    files = [claim.path, *claim.companions]
+    files = [claim.path, *claim.companions, *folder_settings(claim.path)]
     stamp = build_cache.stamp(files)
     if record.reader != claim.reader.name:
         return None
@@ -380,7 +400,7 @@ def _reusable(
             digests[key] = digest
             return None
         # Only the mtime moved: same content means same output.
-        record = SourceRecord(record.reader, stamp, record.digest, record.sessions, record.problems, record.redactions)
+        record = replace(record, stamp=stamp)
     if not all(all(u in writer.previous for u in (s.url, *s.extra, *s.parts)) for s in record.sessions):
         return None  # someone removed pages from the site: render again
     return record
@@ -413,7 +433,7 @@ def _record(
 ) -> SourceRecord:
     """What the cache keeps of a freshly rendered source (``digest``: its content hash, when
     planning took it); its items go to a file of their own."""
-    files = [claim.path, *claim.companions]
+    files = [claim.path, *claim.companions, *folder_settings(claim.path)]
     rendered = [s for s in result.sessions if s.pages is not None]
     build_cache.store_items(cache_dir, result.key, names, {s.id: s.items for s in rendered})
     return SourceRecord(
@@ -423,6 +443,7 @@ def _record(
         [_session_record(s) for s in rendered],
         result.problems,
         result.redactions,
+        result.excluded,
     )
 
 

@@ -32,6 +32,8 @@ class BuildReport:
     ignored: int = 0
     problems: list[Problem] = field(default_factory=list)
     redactions: Counter = field(default_factory=Counter)
+    excluded: int = 0  # sessions left out (exclude_sessions in sessite.toml)
+    leaks: list[str] = field(default_factory=list)  # what the output scan found (then nothing was published)
     seconds: float = 0.0
     bytes_written: int = 0
     pages: int = 0
@@ -51,6 +53,8 @@ class BuildReport:
         redacted = sum(self.redactions.values())
         if redacted:
             extras.append(f"{redacted} secret{'s' if redacted != 1 else ''} redacted")
+        if self.excluded:
+            extras.append(f"{self.excluded} session{'s' if self.excluded != 1 else ''} excluded")
         if self.ignored:
             extras.append(f"{self.ignored} other file{'s' if self.ignored != 1 else ''} ignored")
         if self.reused:

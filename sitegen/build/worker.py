@@ -23,6 +23,7 @@ from typing import Any
 from sitegen.analyze.redact import Redactor
 from sitegen.analyze.session import SessionSummary
 from sitegen.build.context import BuildContext
+from sitegen.build.leave_out import LeaveOut
 from sitegen.build.outputs import SESSION_OUTPUTS, aggregate_name
 from sitegen.config import SiteConfig
 from sitegen.model import Problem, Problems
@@ -66,6 +67,7 @@ class SourceResult:
     sessions: list[RenderedSession] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     redactions: Counter = field(default_factory=Counter)
+    excluded: int = 0  # sessions left out (exclude_sessions, a broken session-folder sessite.toml)
 
 
 Spooled = list[tuple[str, Path]]  # (url, file rendered in the spool folder)
@@ -82,6 +84,7 @@ class SourceWorker:
         self.collectors = [(aggregate_name(f), f(context.config)) for f in aggregate_factories]
         self.readers = {r.name: r for r in registry()}
         self.spool = context.spool_dir or Path(tempfile.gettempdir())
+        self.leave_out = LeaveOut.for_config(context.config)
 
     def run(self, task: SourceTask) -> SourceResult:
         problems = Problems(task.display_root)
@@ -91,8 +94,16 @@ class SourceWorker:
         renames = dict(task.renames)
         try:
             for session in reader.read_group((task.path, *task.group), problems):
+                read_id = session.id
+                # Shown relative to the archive before redaction: what lies above it (a home folder) never shows.
+                session = replace(session, source=replace(session.source, path=problems.display(session.source.path)))
                 if redactor is not None:
                     session = redactor.value(session)
+                kept = self.leave_out.session(session, read_id, task.path, problems)
+                if kept is None:
+                    result.excluded += 1
+                    continue
+                session = kept
                 if session.id in renames:
                     session = replace(session, id=renames[session.id])
                 display = problems.display(session.source.path)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.analyze.redact import Redactor
+from sitegen.build.leave_out import LeaveOut
 from sitegen.build.pipeline import cached_items
 from sitegen.build.report import CatalogEntry
 from sitegen.model import Problems, Session
@@ -85,11 +86,14 @@ class Catalog:
         if reader is None:
             raise ToolError(500, f"No reader {entry.reader}")
         redactor = Redactor.for_config(self.config) if self.redact else None  # the build's patterns and allow-list
+        leave = LeaveOut.for_config(self.config)  # hide_events, as the build shows the session
         for session in reader.read_group(entry.sources, self._problems()):
+            read_id = session.id
             if redactor is not None:
                 session = redactor.value(session)  # first: a secret in an id changes the id
-            if session.id == session_id:
-                return session
+            kept = leave.session(session, read_id, entry.path, self._problems()) if session.id == session_id else None
+            if kept is not None:
+                return kept
         raise ToolError(404, f"Session {session_id} is no longer in {entry.summary.source}")
 
     def iter_sessions(self, entries: list[CatalogEntry]) -> Iterator[Session]:
@@ -103,8 +107,11 @@ class Catalog:
             if reader is None:
                 continue
             redactor = Redactor.for_config(self.config) if self.redact else None
+            leave = LeaveOut.for_config(self.config)
             for session in reader.read_group(sources, self._problems()):
+                read_id = session.id
                 if redactor is not None:
                     session = redactor.value(session)
-                if session.id in ids:
-                    yield session
+                kept = leave.session(session, read_id, sources[0], self._problems()) if session.id in ids else None
+                if kept is not None:
+                    yield kept

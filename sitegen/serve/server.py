@@ -36,7 +36,7 @@ from sitegen.serve.guard import Guard
 from sitegen.serve.rpc import INTERNAL_ERROR, MAX_REQUEST_BYTES, encode_jsonrpc, handle_aicf, handle_jsonrpc
 from sitegen.serve.tools import make_registry
 from sitegen.site.resources import static_dir, templates_dir
-from sitegen.site.urls import INDEX_URL, NOT_FOUND_URL
+from sitegen.site.urls import INDEX_URL, NOT_FOUND_URL, is_single_file_url
 
 RELOAD_SCRIPT = Path(__file__).with_name("livereload.js")
 _INJECT = b'<script src="/__sessite__/reload.js" defer></script>'
@@ -96,6 +96,10 @@ class PreviewState:
     def _took(self, report: BuildReport, log: Callable[[str], None]) -> None:
         """Keep what a finished build says: its problems, its catalog, one log line."""
         self.failed = None if report.published else "nothing could be built; the last good site is still served"
+        if report.leaks:  # the output scan stopped the publish: its last line says so, the others where
+            self.failed = report.leaks[-1]
+            for line in report.leaks:
+                log(line)
         self.problems = [str(p) for p in report.problems]
         if report.catalog is not None:
             self.catalog.update(report.catalog, report.cache_dir)
@@ -170,7 +174,8 @@ class PreviewHandler(BaseHTTPRequestHandler):
         # A .gz download (the exports) is sent as the gzip file it is, as GitHub Pages does, not as its content type.
         ctype = "application/gzip" if encoding == "gzip" else ctype or "application/octet-stream"
         if ctype == "text/html":
-            body = self._inject(body)
+            if not is_single_file_url(target.relative_to(self.state.site).as_posix()):
+                body = self._inject(body)  # a single file is downloaded to open alone: it keeps its bytes
             ctype += "; charset=utf-8"
         elif ctype.startswith("text/") or ctype in ("application/javascript", "application/json"):
             ctype += "; charset=utf-8"

@@ -1,4 +1,5 @@
-"""The per-session downloads beside each page: the session in the interchange formats, gzip-compressed."""
+"""The per-session downloads beside each page: the session in the interchange formats, gzip-compressed,
+and (``--exports html``) the session as one self-contained HTML file."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from collections.abc import Iterator
 from sitegen.config import SiteConfig
 from sitegen.interchange.formats import export_chunks
 from sitegen.interchange.streaming import gzip_bytes
-from sitegen.site.urls import export_urls
+from sitegen.site.single_file import SingleFilePacker, SingleFileSettings
+from sitegen.site.urls import export_urls, single_file_url
 from sitegen.site.view import SessionView
 
 
@@ -17,3 +19,17 @@ def session_exports(view: SessionView, config: SiteConfig) -> Iterator[tuple[str
     session = view.session
     for fmt, url in export_urls(session.id, getattr(config, "exports", ())):
         yield url, gzip_bytes(export_chunks(session, fmt))
+
+
+_packer: tuple[SiteConfig, SingleFilePacker] | None = None  # one per build (and per worker it forks)
+
+
+def session_single_file(view: SessionView, config: SiteConfig) -> Iterator[tuple[str, bytes]]:
+    """SESSION_OUTPUTS entry: with ``html`` among the exports, the (already redacted) session as one
+    file that opens anywhere (``single_file.py``); its packer (templates, inline assets) made once."""
+    global _packer
+    if "html" not in getattr(config, "exports", ()):
+        return
+    if _packer is None or _packer[0] is not config:
+        _packer = (config, SingleFilePacker(SingleFileSettings.for_config(config)))
+    yield single_file_url(view.session.id), _packer[1].pack(view.session).data

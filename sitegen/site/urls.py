@@ -55,6 +55,21 @@ def export_urls(session_id: str, formats: Iterable[str]) -> list[tuple[str, str]
     return [(fmt, f"sessions/{session_id}{SUFFIXES[fmt]}{GZIP_SUFFIX}") for fmt in formats if fmt in SUFFIXES]
 
 
+def single_file_url(session_id: str) -> str:
+    """The session as one self-contained HTML file (``--exports html``), in the folder named after the id:
+    never a page's or an export's name, and never a part's (``p<n>.html``: an id always holds its
+    format's prefix and a dash)."""
+    return f"sessions/{session_id}/{session_id}.html"
+
+
+_SINGLE_FILE = re.compile(r"sessions/([^/]+)/\1\.html")
+
+
+def is_single_file_url(url: str) -> bool:
+    """True for ``single_file_url``'s kind of URL: a file that must stay as it is (the preview adds nothing)."""
+    return _SINGLE_FILE.fullmatch(url) is not None
+
+
 # ---------------------------------------------------------------- the session list and insights
 
 

@@ -221,6 +221,13 @@ class SiteWriter:
                         (self.staging / url).unlink(missing_ok=True)
                 self.write(url, path.read_bytes())
 
+    def current_path(self, url: str) -> Path:
+        """Where this build's copy of ``url`` is before publishing: the staging folder for new
+        bytes, the published site for a file kept as it is."""
+        if url in self.changed_urls and self.staging is not None:
+            return self.staging / url
+        return self.output / url
+
     @property
     def unchanged(self) -> bool:
         """True when publishing would change nothing: same files, same bytes."""

@@ -8,6 +8,8 @@ string (a Kubernetes Secret, a key's last lines); ``rules`` puts them in order.
 ``engine`` redacts one string (cheap tests first: most strings run no pattern at
 all), ``normalize`` takes a second look through escapes and line continuations,
 ``redactor`` walks values and sessions, ``split`` joins keys cut across events.
+With ``--redact-pii``, ``personal`` (home folders, user names, e-mails) and
+``network`` (host names, IP addresses) add their rules after the secrets ones.
 """
 
 from sitegen.analyze.redact.redactor import Redactor

@@ -16,8 +16,9 @@ from collections.abc import Collection, Iterable
 from functools import partial
 
 from sitegen.analyze.redact.normalize import NormalView, may_hide_secrets
+from sitegen.analyze.redact.personal import Personal
 from sitegen.analyze.redact.prefilter import HintFinder
-from sitegen.analyze.redact.rules import PATTERNS, SCANS, RedactionConfigError, compile_extra
+from sitegen.analyze.redact.rules import PATTERNS, SCANS, SHAPES, RedactionConfigError, compile_extra
 from sitegen.analyze.redact.runs import RUNS, runs_in
 from sitegen.analyze.redact.types import Anchors, Check, Scan, Span
 
@@ -37,16 +38,29 @@ class TextRedactor:
     ``extra``: more (kind, regex) patterns, tried before the built-in ones (a regex
     that starts with a literal is as cheap as a built-in one; one that does not is
     tried at every position of every string). ``allow``: exact values never
-    redacted (a known test key, a public example).
+    redacted (a known test key, a public example). ``personal``: personal data
+    rules too (``--redact-pii``), run after the secrets ones; None costs nothing.
+    ``shapes_only``: only the secrets known by their shape (a vendor prefix and body),
+    which mean the same wherever they stand (the build's scan of whole output files).
     """
 
-    def __init__(self, extra: Iterable[tuple[str, str]] = (), allow: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        extra: Iterable[tuple[str, str]] = (),
+        allow: Iterable[str] = (),
+        personal: Personal | None = None,
+        shapes_only: bool = False,
+    ) -> None:
         rules: list[_Rule] = [(kind, (), compile_extra(kind, p), (), None) for kind, p in extra]
-        for spec in PATTERNS:
+        for spec in SHAPES if shapes_only else PATTERNS:
             anchors: Anchors = spec[3] if len(spec) > 3 else ()
             check: Check | None = spec[4] if len(spec) > 4 else None
             rules.append((spec[0], spec[1], re.compile(spec[2]), anchors, check))
-        rules.extend((kind, hints, scan, (), None) for kind, hints, scan in SCANS)
+        rules.extend((kind, hints, scan, (), None) for kind, hints, scan in (() if shapes_only else SCANS))
+        if personal is not None:
+            rules.extend((kind, hints, scan, (), None) for kind, hints, scan in personal.scans())
+        self.personal = personal
+        self._min_len = 8 if personal is None else 3  # (a user name, an address can be short)
         self._rules = rules
         self._replacers = [partial(self._replace, kind=r[0]) for r in rules]
         self._checks = {r[2]: r[4] for r in rules if r[4] is not None}
@@ -67,7 +81,7 @@ class TextRedactor:
         self.counts: Counter[str] = Counter()
 
     def text(self, value: str) -> str:
-        if len(value) < 8:
+        if len(value) < self._min_len or is_image_data(value):
             return value
         short = len(value) <= _MEMO_MAX_LEN
         hit = (self._memo if short else self._recent).get(value)
@@ -83,6 +97,12 @@ class TextRedactor:
         self.counts.update(self._kinds)
         self._remember(value, (new, tuple(self._kinds)), short)
         return new
+
+    def forget(self) -> None:
+        """Drop what strings became (a name learnt since changes what they become)."""
+        self._memo.clear()
+        self._recent.clear()
+        self._recent_size = 0
 
     def _remember(self, value: str, result: tuple[str, tuple[str, ...]], short: bool) -> None:
         """Short strings repeat all over an archive (paths, names, ids); long ones within a
@@ -214,8 +234,17 @@ class TextRedactor:
             if start < last or text[start:end] in self._allow:
                 continue
             out.append(text[last:start])
-            out.append(f"[REDACTED:{kind}]")
+            out.append("~" if kind == "home" else f"[REDACTED:{kind}]")  # (a home folder in a path: see personal)
             self._kinds.append(kind)
             last = end
         out.append(text[last:])
         return "".join(out)
+
+
+_IMAGE_DATA = re.compile(r"data:image/[\w.+-]+;base64,[A-Za-z0-9+/=\s]*")
+
+
+def is_image_data(value: str) -> bool:
+    """An image as a ``data:`` URI: its base64 body is pixels, not text. A run of it can look
+    like a key (``AIza`` and 35 letters); a marker put there would only break the image."""
+    return value.startswith("data:image/") and _IMAGE_DATA.fullmatch(value) is not None

@@ -18,6 +18,7 @@ from pathlib import PurePath
 from typing import Any
 
 from sitegen.analyze.redact.engine import TextRedactor
+from sitegen.analyze.redact.personal import Personal, local_home
 from sitegen.analyze.redact.pii import is_card_number
 from sitegen.analyze.redact.split import join_split_keys
 from sitegen.model import Kind, Session, ToolCategory
@@ -43,8 +44,16 @@ _MEMO_MAX_ITEMS = 200_000
 class Redactor(TextRedactor):
     """Replaces secrets in strings and in everything made of them, and counts what it replaced, by kind."""
 
-    def __init__(self, extra: Iterable[tuple[str, str]] = (), allow: Iterable[str] = ()) -> None:
-        super().__init__(extra, allow)
+    def __init__(
+        self,
+        extra: Iterable[tuple[str, str]] = (),
+        allow: Iterable[str] = (),
+        pii: bool = False,
+        pii_allow: Iterable[str] = (),
+    ) -> None:
+        """``pii``: personal data too (home folders, user names, e-mails, hosts, IPs; see
+        ``personal``), except what ``pii_allow`` keeps."""
+        super().__init__(extra, allow, Personal(pii_allow, local_home()) if pii else None)
         self._names: dict[str, bool] = {}
 
     @classmethod
@@ -52,7 +61,12 @@ class Redactor(TextRedactor):
         """The redactor a site config asks for (None when redaction is off)."""
         if not getattr(config, "redact", True):
             return None
-        return cls(extra=getattr(config, "redact_patterns", ()), allow=getattr(config, "redact_allow", ()))
+        return cls(
+            extra=getattr(config, "redact_patterns", ()),
+            allow=getattr(config, "redact_allow", ()),
+            pii=getattr(config, "redact_pii", False),
+            pii_allow=getattr(config, "pii_allow", ()),
+        )
 
     def value(self, obj: Any) -> Any:
         """Redact every string inside a JSON-like value or a frozen dataclass (dict keys too).
@@ -73,6 +87,8 @@ class Redactor(TextRedactor):
             return self._mapping(obj)
         names = _dataclass_fields(kind)
         if names is not None:
+            if kind is Session and self.personal is not None:
+                return self._personal_session(obj, names)
             return self._dataclass(obj, names)
         return self._other_value(obj)
 
@@ -103,6 +119,8 @@ class Redactor(TextRedactor):
             red = self.value(item)
             if type(red) is str and type(key) is str and len(red) >= 4 and self._secret_name(key):
                 red = self._entry(key, red)
+            elif self.personal is not None and type(red) is str and type(key) is str:
+                red = self._identity(key, red)
             if red is not item or red_key is not key:
                 changed = True
             out[red_key] = red
@@ -146,6 +164,35 @@ class Redactor(TextRedactor):
         if kind is Session and "id" in changes:
             changes["id"] = _safe_session_id(changes["id"], obj.id)
         return replace(obj, **changes)
+
+    def _personal_session(self, session: Session, names: tuple[str, ...]) -> Session:
+        """A session redacted knowing every name it shows: those its own fields show are learnt
+        first; one first seen deeper (a home folder in an output) means a second walk."""
+        personal = self.personal
+        assert personal is not None
+        before = personal.generation
+        personal.learn_from(session.cwd, session.project, session.source.path)
+        if personal.generation != before:
+            self.forget()
+        counts = self.counts.copy()
+        for _ in range(3):
+            before = personal.generation
+            redacted = self._dataclass(session, names)
+            if personal.generation == before:
+                break
+            self.forget()
+            self.counts.clear()
+            self.counts.update(counts)
+        return redacted
+
+    def _identity(self, key: str, value: str) -> str:
+        """The value of a mapping entry that names the user ({"username": "alice"})."""
+        assert self.personal is not None
+        kind = self.personal.identity(key, value) if "[REDACTED:" not in value else None
+        if kind is None or value in self._allow:
+            return value
+        self.counts[kind] += 1
+        return f"[REDACTED:{kind}]"
 
     def _secret_name(self, name: str) -> bool:
         hit = self._names.get(name)

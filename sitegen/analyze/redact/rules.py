@@ -15,8 +15,9 @@ from sitegen.analyze.redact.shapes import KNOWN_SHAPES, MORE_SHAPES
 from sitegen.analyze.redact.types import RuleSpec, ScanSpec
 
 PATTERNS: tuple[RuleSpec, ...] = (*KNOWN_SHAPES, *KNOWN_CONTEXT, PII_RULE, *MORE_SHAPES, *MORE_CONTEXT)
+SHAPES: tuple[RuleSpec, ...] = (*KNOWN_SHAPES, *MORE_SHAPES)  # known by their shape alone
 
-__all__ = ["PATTERNS", "SCANS", "RedactionConfigError", "compile_extra", "ScanSpec"]
+__all__ = ["PATTERNS", "SCANS", "SHAPES", "RedactionConfigError", "compile_extra", "ScanSpec"]
 
 
 class RedactionConfigError(ValueError):

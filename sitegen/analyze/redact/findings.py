@@ -1,0 +1,135 @@
+"""What redaction replaced, told by comparing a value with its redacted copy.
+
+``sessite check`` and the build's scan of its own output need to say what a
+redaction would hide without changing how it hides it: the Redactor replaces
+as always, and ``differences`` walks the original and the redacted value side
+by side (the Redactor returns untouched parts as the very same objects, so only
+changed branches are visited). Nothing here runs on a build's redaction path.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, fields, is_dataclass
+from typing import Any
+
+from sitegen.model import Event
+
+MARKER = re.compile(r"\[REDACTED:([A-Za-z0-9][A-Za-z0-9_.\-]*)\]")
+
+# Prefixes vendors publish (a key's kind, not its secret part): a masked preview may show them.
+_PUBLIC_PREFIX = re.compile(
+    r"-----BEGIN[A-Z ]*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-|AGE-SECRET-KEY-1|https://hooks\.slack\.com/"
+    r"|sk-ant-(?:api|admin|sid)?\d*-?|sk-(?:proj|svcacct|admin|None|or-v1)-|sk-|[sr]k_(?:live|test)_|gh[pousr]_|github_pat_"
+    r"|glpat-|xox[abposrce]-|hf_|npm_|pypi-|SG\.|do[por]_v1_|shp(?:at|ca|pa|ss)_|AKIA|ASIA|ABIA|ACCA|AIza|eyJ|gsk_|xai-"
+    r"|hvs\.|whsec_|GOCSPX-|ya29\.|key-|org-"
+)
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One replaced value: its kind, the value as it was, where it was (``field``: a path such as
+    ``events[3].tool_input.command``), and the innermost event holding it (None: the session's own fields)."""
+
+    kind: str
+    value: str
+    field: str
+    event: Event | None
+
+
+def mask(value: str) -> str:
+    """A preview that names a secret without giving it away: a public vendor prefix at most,
+    and the length (``sk-ant-…[48 chars]``; ``…[12 chars]`` when there is no such prefix)."""
+    if not value:
+        return "…"
+    found = _PUBLIC_PREFIX.match(value)
+    prefix = found.group(0) if found and found.end() < len(value) else ""
+    return f"{prefix}…[{len(value) - len(prefix)} chars]"
+
+
+def text_differences(original: str, redacted: str) -> list[tuple[str, str]]:
+    """(kind, value replaced) for each marker ``redacted`` holds that ``original`` does not."""
+    if original == redacted:
+        return []
+    pieces = MARKER.split(redacted)  # literal, kind, literal, kind, …, literal
+    literals, kinds = pieces[::2], pieces[1::2]
+    if not kinds:  # no marker: a home folder became ~ (personal data), or an id that held a secret was rebuilt
+        before, after = _changed_stretch(original, redacted)
+        return [("home" if after.startswith("~") else "id", before)]
+    values = _holes(original, literals)
+    if values is None:  # the text around a secret was unescaped too (normalize.NormalView): kinds only
+        return [(kind, "") for kind in kinds]
+    return [(kind, value) for kind, value in zip(kinds, values) if MARKER.fullmatch(value) is None]
+    # (a marker the original already held is not a new finding)
+
+
+def _holes(original: str, literals: list[str]) -> list[str] | None:
+    """What fills the gaps between ``literals`` in ``original`` (each gap taken as short as it can be,
+    left to right: one pass, no backtracking), or None when they do not line it up.
+
+    A rule may redact a stretch that holds the start of an earlier rule's marker
+    (``url: postgres://u:[REDACTED:url-password`` as a whole), which leaves that marker's
+    closing bracket behind: a literal is also looked for without its leading brackets."""
+    first, last = literals[0], literals[-1]
+    if not original.endswith(last):
+        last = last.lstrip("]")
+    if not original.startswith(first) or not original.endswith(last):
+        return None
+    pos, end = len(first), len(original) - len(last)
+    values = []
+    for literal in literals[1:-1]:
+        found = original.find(literal, pos + 1, end) if literal else pos + 1
+        if found < 0 and literal.startswith("]"):
+            literal = literal.lstrip("]")
+            found = original.find(literal, pos + 1, end) if literal else pos + 1
+        if found < 0:
+            return None
+        values.append(original[pos:found])
+        pos = found + len(literal)
+    if end <= pos:
+        return None
+    values.append(original[pos:end])
+    return values
+
+
+def _changed_stretch(original: str, redacted: str) -> tuple[str, str]:
+    """The stretch where the two differ (what they share at the start and at the end left out), in each."""
+    shortest = min(len(original), len(redacted))
+    head = 0
+    while head < shortest and original[head] == redacted[head]:
+        head += 1
+    tail = 0
+    while tail < shortest - head and original[-1 - tail] == redacted[-1 - tail]:
+        tail += 1
+    return original[head : len(original) - tail], redacted[head : len(redacted) - tail]
+
+
+def differences(original: Any, redacted: Any, field: str = "", event: Event | None = None) -> Iterator[Difference]:
+    """Every value ``redacted`` (a Redactor's copy of ``original``) replaced, in walking order."""
+    if original is redacted:
+        return
+    if isinstance(redacted, str):
+        before = original if isinstance(original, str) else _as_text(original)
+        for kind, value in text_differences(before, redacted):
+            yield Difference(kind, value, field, event)
+    elif isinstance(original, (list, tuple)) and isinstance(redacted, (list, tuple)):
+        for i, (a, b) in enumerate(zip(original, redacted)):
+            yield from differences(a, b, f"{field}[{i}]", event)
+    elif isinstance(original, dict) and isinstance(redacted, dict):
+        for (key_a, a), (key_b, b) in zip(original.items(), redacted.items()):
+            name = f"{field}.{key_a}" if field else str(key_a)
+            if isinstance(key_a, str) and isinstance(key_b, str):
+                for kind, value in text_differences(key_a, key_b):
+                    yield Difference(kind, value, name, event)
+            yield from differences(a, b, name, event)
+    elif is_dataclass(original) and type(original) is type(redacted):
+        here = original if isinstance(original, Event) else event
+        for f in fields(original):
+            a, b = getattr(original, f.name), getattr(redacted, f.name)
+            yield from differences(a, b, f"{field}.{f.name}" if field else f.name, here)
+
+
+def _as_text(value: Any) -> str:
+    """A non-string value the Redactor turned into a string (a card number held as a number, bytes, a path)."""
+    return value.decode("utf-8", "replace") if isinstance(value, (bytes, bytearray)) else str(value)

@@ -1,0 +1,154 @@
+"""The build's last look at its own output: every file of the staged site that holds
+session data (pages, search chunks, scripts, downloads, once unpacked) and every file
+name, scanned with the detectors redaction uses, before the site is published.
+
+Redaction works on the model; this catches what reaches a file some other way (a
+field the walk does not see, text assembled while rendering). A hit stops the
+publish: the staging folder is discarded and the previous site stays.
+
+What is scanned, and why:
+- Not ``static/``: the package's and the user's static files are copied as they
+  are and hold no session data (vendor scripts such as lunr.js would only add
+  noise); ``static/pygments.css`` is made from the highlighting styles.
+- Every file for the secrets known by their shape (a vendor prefix and body), and the
+  user's own patterns: those mean the same wherever they stand. What is known by where
+  it stands (``password: …``, ``-p …``) is judged by redaction in the string it stood
+  in; a whole file joins strings (a command's ``mkdir -p`` and the next line's date
+  format read as a password option) and a page adds markup (the end of one highlighted
+  line runs into the next line's tags), so there those rules would only stop sound
+  builds. HTML is read as its text (tags dropped: highlighting splits a key into
+  spans; entities undone).
+- Markers (``[REDACTED:kind]``) read as ``[REDACTED]``: a later rule would take the
+  marker an earlier one left (``https://[REDACTED:sentry-dsn]@host`` as a URL password).
+- Not the base64 body of a ``data:image`` URI: pixels, which redaction leaves alone too.
+- Only new files when the published site passed this scan under the same theme
+  (sessite, settings, templates): kept files are the published bytes, scanned then.
+"""
+
+from __future__ import annotations
+
+import gzip
+import html
+import re
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from sitegen.analyze.redact import Redactor
+from sitegen.analyze.redact.engine import TextRedactor
+from sitegen.analyze.redact.findings import MARKER as REDACTED_MARKER
+from sitegen.analyze.redact.findings import mask, text_differences
+from sitegen.config import SiteConfig
+from sitegen.parallel import parallel_map
+from sitegen.site.urls import GZIP_SUFFIX, STATIC_FOLDER
+from sitegen.site.writer import MARKER, SiteWriter
+
+_NOT_SESSION_DATA = (f"{STATIC_FOLDER}/", MARKER, ".nojekyll")
+_NEUTRAL = "[REDACTED]"  # what a marker reads as
+_TAG = re.compile(r"<[^>]*>")
+_IMAGE_DATA = re.compile(r"data:image/[\w.+-]+;base64,[A-Za-z0-9+/=]+")  # pixels: redaction leaves them
+_BATCH_BYTES = 8 << 20  # files scanned by one task
+
+
+@dataclass(frozen=True)
+class Leak:
+    """A value the detectors find in a file about to be published (``name``: in its file name)."""
+
+    url: str
+    kind: str
+    value: str
+    name: bool = False
+
+    def __str__(self) -> str:
+        where = f"{self.url} (file name)" if self.name else self.url
+        return f"{where}: {self.kind} ({mask(self.value)})"
+
+
+def scan_site(writer: SiteWriter, config: SiteConfig, only_new: bool, jobs: int) -> list[Leak]:
+    """What the detectors find in the site ``writer`` is about to publish (none when redaction is off)."""
+    if Redactor.for_config(config) is None:
+        return []
+    urls = sorted(u for u in writer.written if not u.startswith(_NOT_SESSION_DATA))
+    leaks = _name_leaks(_detector(config), urls)
+    files = [(url, writer.current_path(url)) for url in urls if not only_new or url in writer.changed_urls]
+    for found in parallel_map(_content_leaks, _batches(files), jobs, context=config):
+        leaks.extend(found)
+    return leaks
+
+
+def scan_files(config: SiteConfig, files: list[tuple[str, Path]]) -> list[Leak]:
+    """``scan_site`` for some files, here: (url in the site, where the file is now)."""
+    return [*_name_leaks(_detector(config), [url for url, _ in files]), *_content_leaks(config, files)]
+
+
+def _name_leaks(detector: TextRedactor, urls: list[str]) -> list[Leak]:
+    return [Leak(url, kind, value, name=True) for url in urls for kind, value in _find(detector, url)]
+
+
+def _content_leaks(config: SiteConfig, files: list[tuple[str, Path]]) -> list[Leak]:
+    detector = _detector(config)
+    return [Leak(url, kind, value) for url, path in files for kind, value in _find(detector, _text(url, path))]
+
+
+def _batches(files: list[tuple[str, Path]]) -> list[list[tuple[str, Path]]]:
+    """Files grouped into tasks of about ``_BATCH_BYTES`` (one fork message per group, not per file)."""
+    batches: list[list[tuple[str, Path]]] = [[]]
+    size = 0
+    for url, path in files:
+        if size >= _BATCH_BYTES:
+            batches.append([])
+            size = 0
+        batches[-1].append((url, path))
+        size += _size(path)
+    return [b for b in batches if b]
+
+
+def _detector(config: SiteConfig) -> TextRedactor:
+    """The build's detectors of secrets known by their shape, the user's own patterns and
+    allow-list; the allow-list in lower case too, as the search index writes words (an
+    allowed ``AKIA…EXAMPLE`` is ``akia…example`` there)."""
+    allow = (*config.redact_allow, *(value.lower() for value in config.redact_allow))
+    return TextRedactor(extra=config.redact_patterns, allow=allow, shapes_only=True)
+
+
+def _find(detector: TextRedactor, text: str) -> list[tuple[str, str]]:
+    """What the detectors would replace, except a marker itself (``sshpass -p '[REDACTED]'``)."""
+    return [(kind, value) for kind, value in text_differences(text, detector.text(text)) if _NEUTRAL not in value]
+
+
+def _text(url: str, path: Path) -> str:
+    """A file as the detectors read it: unpacked, decoded, HTML as its text and attribute values."""
+    try:
+        data = path.read_bytes()
+        if url.endswith(GZIP_SUFFIX):
+            data = gzip.decompress(data)
+    except (OSError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        return f"(unreadable: {exc})"
+    text = _IMAGE_DATA.sub("data:image", data.decode("utf-8", "replace"))
+    if url.endswith(".html"):
+        text = html.unescape(_TAG.sub("", text))
+    return REDACTED_MARKER.sub(_NEUTRAL, text)  # what redaction put there is not read as a user name or a password
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def leak_lines(leaks: Iterable[Leak], limit: int = 200) -> list[str]:
+    """One line per finding (at most ``limit``, then how many more) and the final error line."""
+    leaks = list(leaks)
+    lines = [str(leak) for leak in leaks[:limit]]
+    if len(leaks) > limit:
+        lines.append(f"… and {len(leaks) - limit} more")
+    files = len({leak.url for leak in leaks})
+    lines.append(
+        f"error: {len(leaks)} value{'s' if len(leaks) != 1 else ''} that look{'' if len(leaks) != 1 else 's'} "
+        f"like secrets in {files} file{'s' if files != 1 else ''} of the built site survived redaction; "
+        "nothing was published and the previous site is as it was "
+        "(add a redact_patterns or redact_allow entry to sessite.toml, or --no-redact to publish as is)"
+    )
+    return lines

@@ -1,0 +1,182 @@
+"""The build scans its own staged output before publishing: a value the Redactor missed
+keeps the previous site, byte for byte, and the build says which file holds it."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from helpers import EXAMPLE
+from secret_fakes import alnum
+
+import sitegen.build.output_scan as output_scan
+import sitegen.build.worker as worker
+from sitegen.analyze.redact import Redactor
+from sitegen.build import build
+from sitegen.build.output_scan import scan_files
+from sitegen.cli import main
+from sitegen.config import SiteConfig
+
+CLAUDE = "claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34"
+SOURCE = "claude-code/-home-dev-webapp/7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34.jsonl"
+KEY = f"sk-ant-api03-{alnum(40)}-{alnum(20)}"
+
+
+class BlindToAnthropicKeys(Redactor):
+    """The redactor the build's workers use, made to miss one kind: what the scan is there for."""
+
+    def text(self, value: str) -> str:
+        return value if "sk-ant-" in value else super().text(value)
+
+
+def _snapshot(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def _plant(archive: Path) -> None:
+    """The key in a user's prompt of the Claude Code session."""
+    path = archive / SOURCE
+    text = path.read_text("utf-8")
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if '"type":"user"' in line and '"content":"' in line)
+    lines[at] = lines[at].replace('"content":"', f'"content":"use {KEY} for this: ', 1)
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+
+
+@pytest.fixture
+def published(tmp_path: Path) -> tuple[Path, Path]:
+    archive = tmp_path / "archive"
+    shutil.copytree(EXAMPLE, archive)
+    site = tmp_path / "site"
+    report = build(SiteConfig(archive=archive, output=site, jobs=1, cache_dir=tmp_path / "cache"))
+    assert report.published and not report.leaks
+    return archive, site
+
+
+def test_a_secret_the_redactor_missed_keeps_the_previous_site(published, monkeypatch):
+    archive, site = published
+    before = _snapshot(site)
+    _plant(archive)
+    monkeypatch.setattr(worker, "Redactor", BlindToAnthropicKeys)
+    result = CliRunner().invoke(main, ["build", str(archive), "-o", str(site), "-q", "-j", "1"])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    page = f"sessions/{CLAUDE}.html: anthropic-key (sk-ant-api03-…[{len(KEY) - len('sk-ant-api03-')} chars])"
+    assert page in lines
+    assert f"sessions/{CLAUDE}.md.gz: anthropic-key (sk-ant-api03-…[61 chars])" in lines  # a download, unpacked
+    assert lines[-1].startswith("error: ") and "nothing was published" in lines[-1]
+    assert KEY not in result.output and KEY[20:40] not in result.output
+    assert _snapshot(site) == before  # the previous site, byte for byte
+    assert sorted(p.name for p in site.parent.iterdir()) == sorted(["archive", "site", "cache"])  # no staging left
+
+    monkeypatch.setattr(worker, "Redactor", Redactor)  # the real redactor: it catches the key, the site publishes
+    report = build(SiteConfig(archive=archive, output=site, jobs=1))
+    assert report.published and not report.leaks
+    assert KEY not in (site / "sessions" / f"{CLAUDE}.html").read_text("utf-8")
+
+
+def test_no_redact_skips_the_scan(published, monkeypatch):
+    archive, site = published
+    _plant(archive)
+    calls = []
+    monkeypatch.setattr(output_scan, "_content_leaks", lambda *a: calls.append(a) or [])
+    report = build(SiteConfig(archive=archive, output=site, jobs=1, redact=False))
+    assert report.published and not calls
+    assert KEY in (site / "sessions" / f"{CLAUDE}.html").read_text("utf-8")
+
+
+def test_a_rebuild_scans_only_what_changed(published, monkeypatch):
+    archive, site = published
+    scanned: list[str] = []
+    real = output_scan._content_leaks
+
+    def spy(config, files):
+        scanned.extend(url for url, _ in files)
+        return real(config, files)
+
+    monkeypatch.setattr(output_scan, "_content_leaks", spy)
+    cache = published[0].parent / "cache"
+    report = build(SiteConfig(archive=archive, output=site, jobs=1, cache_dir=cache))
+    assert report.published and scanned == []  # the published site passed this scan under the same theme
+    (archive / SOURCE).write_text((archive / SOURCE).read_text("utf-8").replace("login", "sign-in"), "utf-8")
+    build(SiteConfig(archive=archive, output=site, jobs=1, cache_dir=cache))
+    assert f"sessions/{CLAUDE}.html" in scanned
+    assert not any(url.startswith("static/") for url in scanned)
+    assert "sessions/amp-T-5c1e9a2b-3d4f-4a5b-8c6d-7e8f9a0b1c2d.html" not in scanned  # kept as published
+
+
+def test_downloads_file_names_and_highlighted_pages(tmp_path):
+    config = SiteConfig(archive=tmp_path, output=None)
+    gz = tmp_path / "x.md.gz"
+    gz.write_bytes(gzip.compress(f"text {KEY} more\n".encode()))
+    name = f"sessions/{KEY}.html"
+    (tmp_path / "named.html").write_text("<p>nothing here</p>", "utf-8")
+    split = tmp_path / "split.html"  # highlighting splits a key into spans: the page's text still holds it
+    split.write_text(f'<span class="n">{KEY[:10]}</span><span class="o">{KEY[10:]}</span>', "utf-8")
+    markup = tmp_path / "markup.html"  # a name ending one highlighted line is not a secret with the next line's tags
+    markup.write_text(
+        '<span class="l">for item in render_view_token:</span><span class="l i" data-n="53">+ if x:</span>'
+        '<p>Authorization: Bearer <span class="o">[</span>REDACTED:jwt<span class="o">]</span></p>',
+        "utf-8",
+    )
+    leaks = scan_files(
+        config, [("sessions/a.md.gz", gz), (name, tmp_path / "named.html"), ("s.html", split), ("m.html", markup)]
+    )
+    assert sorted(str(leak) for leak in leaks) == sorted(
+        [
+            "sessions/a.md.gz: anthropic-key (sk-ant-api03-…[61 chars])",
+            f"{name} (file name): anthropic-key (sk-ant-api03-…[61 chars])",
+            "s.html: anthropic-key (sk-ant-api03-…[61 chars])",
+        ]
+    )
+
+
+def test_static_assets_are_not_scanned(published, tmp_path):
+    """Static files come from the package and the user's --static folders, never from sessions."""
+    archive, site = published
+    static = tmp_path / "mystatic"
+    static.mkdir()
+    (static / "keys.js").write_text(f'// example: "{KEY}"\n', "utf-8")
+    report = build(SiteConfig(archive=archive, output=site, jobs=1, static_dirs=(static,)))
+    assert report.published and (site / "static" / "keys.js").is_file()
+
+
+def test_an_image_and_a_long_id_that_only_look_like_secrets_publish(tmp_path: Path) -> None:
+    """Pixels and the search index's lone words are not what redaction reads: a base64 body
+    holding ``AIza`` and 35 letters stays an image, and a 19-digit id that passes Luhn's
+    check, redacted nowhere because a dash stood after it, does not stop the build."""
+    lookalike = "AIza" + "B" * 35
+    image = "data:image/png;base64,iVBORw0KGgo" + lookalike + "AAAA"
+    assert Redactor().text(image) == image
+    assert Redactor().text(f"key {lookalike}") != f"key {lookalike}"  # as text it is a Google key
+    archive = tmp_path / "archive" / "claude-code" / "-p"
+    archive.mkdir(parents=True)
+    card_like = "4029117178837806305"
+    assert Redactor().text(f"{card_like} ") != f"{card_like} "  # standing alone it reads as a card
+    record = {
+        "type": "user",
+        "sessionId": "s",
+        "uuid": "u1",
+        "timestamp": "2026-01-01T00:00:00Z",
+        "message": {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": f"see {card_like}-dec398c07.png in the log"},
+                {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": image[22:]}},
+            ],
+        },
+    }
+    (archive / "s.jsonl").write_text(json.dumps(record) + "\n")
+    site = tmp_path / "site"
+    config = SiteConfig(archive=archive.parent.parent, output=site, jobs=1, cache_dir=tmp_path / "cache")
+    report = build(replace(config, exports=("aics", "hail", "markdown")))
+    assert report.published and not report.leaks, report.leaks
+    page = next((site / "sessions").glob("*.html")).read_text()
+    assert image in page and f"{card_like}-dec398c07" in page
+    terms = " ".join(p.read_text() for p in (site / "search" / "t").glob("*.js"))
+    assert f'"{card_like}"' in terms
