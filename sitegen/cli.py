@@ -102,7 +102,8 @@ def site_options(watched: bool) -> Callable[[Callable[..., None]], Callable[...,
             default=None,
             metavar="FORMATS",
             help="Downloads beside each session page: any of aics,hail,markdown,html (html: the session as one "
-            "self-contained file), or none (default: aics,hail,markdown).",
+            "self-contained file), all (the first three), or none (the default: `sessite convert` turns any session "
+            "into any format).",
         ),
     ]
 

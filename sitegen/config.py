@@ -52,7 +52,7 @@ class SiteConfig:
     exclude: tuple[str, ...] = ()  # globs of sources (files or folders) never read
     exclude_sessions: tuple[str, ...] = ()  # session ids or globs over ids never built
     hide_events: tuple[HideRule, ...] = ()  # events left out of every page (by kind, tool or pattern)
-    exports: tuple[str, ...] = ("aics", "hail", "markdown")  # per-session downloads beside each page; () = none
+    exports: tuple[str, ...] = ()  # per-session downloads beside each page (opt-in: --exports); () = none
     strict: bool = False  # exit non-zero when any problem was found
     template_dirs: tuple[Path, ...] = ()  # user templates, searched before the package's
     static_dirs: tuple[Path, ...] = ()  # user static files, copied over the package's

@@ -33,6 +33,9 @@ SAMPLES = Path(os.environ.get("SESSITE_SAMPLES", REPO.parent / "shared" / "forma
 EXAMPLE = REPO / "example-archive"
 
 
+ALL_EXPORTS = ("aics", "hail", "markdown")  # downloads are opt-in; tests of them turn them on
+
+
 def build_site(archive: Path, output: Path, **options: Any) -> BuildReport:
     """Build a site with the real pipeline and return its BuildReport."""
     return build(SiteConfig(archive=archive, output=output, **options))

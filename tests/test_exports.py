@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import EXAMPLE, FIXTURES, SAMPLES, build_site
+from helpers import ALL_EXPORTS, EXAMPLE, FIXTURES, SAMPLES, build_site
 
 from sitegen.cli import main
 from sitegen.interchange.aics import aics_bytes, aics_chunks, aics_document, to_aics
@@ -411,7 +411,7 @@ def test_markdown_shows_every_event_safely():
 @pytest.fixture(scope="module")
 def exported_site(tmp_path_factory):
     out = tmp_path_factory.mktemp("exports") / "site"
-    report = build_site(EXAMPLE, out, jobs=1, cache_dir=out.parent / "cache")
+    report = build_site(EXAMPLE, out, jobs=1, cache_dir=out.parent / "cache", exports=ALL_EXPORTS)
     return report, out
 
 
@@ -443,7 +443,7 @@ def test_site_exports_are_deterministic_gzip():
     from sitegen.config import SiteConfig
     from sitegen.site.view import build_view
 
-    config = SiteConfig(archive=EXAMPLE, output=Path("unused"))
+    config = SiteConfig(archive=EXAMPLE, output=Path("unused"), exports=ALL_EXPORTS)
     for session in _read(EXAMPLE / "claude-code") + _read(EXAMPLE / "hail"):
         view = build_view(session)
         first, again = list(session_exports(view, config)), list(session_exports(view, config))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import EXAMPLE
+from helpers import ALL_EXPORTS, EXAMPLE
 
 from sitegen.build import build
 from sitegen.cli import main
@@ -28,7 +28,9 @@ def files(site: Path) -> dict[str, tuple[int, int]]:
 def setup(tmp_path):
     archive = tmp_path / "archive"
     shutil.copytree(EXAMPLE, archive)
-    config = SiteConfig(archive=archive, output=tmp_path / "site", cache_dir=tmp_path / "cache", progress=False)
+    config = SiteConfig(
+        archive=archive, output=tmp_path / "site", cache_dir=tmp_path / "cache", progress=False, exports=ALL_EXPORTS
+    )
     return archive, config
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import EXAMPLE
+from helpers import ALL_EXPORTS, EXAMPLE
 from secret_fakes import alnum
 
 import sitegen.build.output_scan as output_scan
@@ -53,7 +53,7 @@ def published(tmp_path: Path) -> tuple[Path, Path]:
     archive = tmp_path / "archive"
     shutil.copytree(EXAMPLE, archive)
     site = tmp_path / "site"
-    report = build(SiteConfig(archive=archive, output=site, jobs=1, cache_dir=tmp_path / "cache"))
+    report = build(SiteConfig(archive=archive, output=site, jobs=1, cache_dir=tmp_path / "cache", exports=ALL_EXPORTS))
     assert report.published and not report.leaks
     return archive, site
 
@@ -63,7 +63,7 @@ def test_a_secret_the_redactor_missed_keeps_the_previous_site(published, monkeyp
     before = _snapshot(site)
     _plant(archive)
     monkeypatch.setattr(worker, "Redactor", BlindToAnthropicKeys)
-    result = CliRunner().invoke(main, ["build", str(archive), "-o", str(site), "-q", "-j", "1"])
+    result = CliRunner().invoke(main, ["build", str(archive), "-o", str(site), "-q", "-j", "1", "--exports", "all"])
     assert result.exit_code == 1
     lines = result.output.splitlines()
     page = f"sessions/{CLAUDE}.html: anthropic-key (sk-ant-api03-…[{len(KEY) - len('sk-ant-api03-')} chars])"
@@ -75,7 +75,7 @@ def test_a_secret_the_redactor_missed_keeps_the_previous_site(published, monkeyp
     assert sorted(p.name for p in site.parent.iterdir()) == sorted(["archive", "site", "cache"])  # no staging left
 
     monkeypatch.setattr(worker, "Redactor", Redactor)  # the real redactor: it catches the key, the site publishes
-    report = build(SiteConfig(archive=archive, output=site, jobs=1))
+    report = build(SiteConfig(archive=archive, output=site, jobs=1, exports=ALL_EXPORTS))
     assert report.published and not report.leaks
     assert KEY not in (site / "sessions" / f"{CLAUDE}.html").read_text("utf-8")
 
@@ -101,10 +101,10 @@ def test_a_rebuild_scans_only_what_changed(published, monkeypatch):
 
     monkeypatch.setattr(output_scan, "_content_leaks", spy)
     cache = published[0].parent / "cache"
-    report = build(SiteConfig(archive=archive, output=site, jobs=1, cache_dir=cache))
+    report = build(SiteConfig(archive=archive, output=site, jobs=1, cache_dir=cache, exports=ALL_EXPORTS))
     assert report.published and scanned == []  # the published site passed this scan under the same theme
     (archive / SOURCE).write_text((archive / SOURCE).read_text("utf-8").replace("login", "sign-in"), "utf-8")
-    build(SiteConfig(archive=archive, output=site, jobs=1, cache_dir=cache))
+    build(SiteConfig(archive=archive, output=site, jobs=1, cache_dir=cache, exports=ALL_EXPORTS))
     assert f"sessions/{CLAUDE}.html" in scanned
     assert not any(url.startswith("static/") for url in scanned)
     assert "sessions/amp-T-5c1e9a2b-3d4f-4a5b-8c6d-7e8f9a0b1c2d.html" not in scanned  # kept as published
@@ -174,7 +174,7 @@ def test_an_image_and_a_long_id_that_only_look_like_secrets_publish(tmp_path: Pa
     (archive / "s.jsonl").write_text(json.dumps(record) + "\n")
     site = tmp_path / "site"
     config = SiteConfig(archive=archive.parent.parent, output=site, jobs=1, cache_dir=tmp_path / "cache")
-    report = build(replace(config, exports=("aics", "hail", "markdown")))
+    report = build(replace(config, exports=ALL_EXPORTS))
     assert report.published and not report.leaks, report.leaks
     page = next((site / "sessions").glob("*.html")).read_text()
     assert image in page and f"{card_like}-dec398c07" in page

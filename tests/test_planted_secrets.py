@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import build_site, scan_site
+from helpers import ALL_EXPORTS, build_site, scan_site
 from secrets_archive import CORES, write
 
 WINDOW = 12
@@ -47,7 +47,12 @@ def planted(tmp_path_factory) -> Path:
 def redacted_site(planted, tmp_path_factory):
     out = tmp_path_factory.mktemp("planted-site") / "site"
     report = build_site(
-        planted, out, base_url="https://example.github.io/sessions/", jobs=1, cache_dir=out.parent / "cache"
+        planted,
+        out,
+        exports=ALL_EXPORTS,
+        base_url="https://example.github.io/sessions/",
+        jobs=1,
+        cache_dir=out.parent / "cache",
     )
     assert report.published, report.problems[:5]
     return report, out
@@ -122,7 +127,13 @@ def test_without_redaction_every_secret_is_found(planted, tmp_path):
     """The scan can fail: with --no-redact every planted secret is there."""
     out = tmp_path / "site"
     report = build_site(
-        planted, out, base_url="https://example.github.io/sessions/", redact=False, jobs=1, cache_dir=tmp_path / "cache"
+        planted,
+        out,
+        exports=ALL_EXPORTS,
+        base_url="https://example.github.io/sessions/",
+        redact=False,
+        jobs=1,
+        cache_dir=tmp_path / "cache",
     )
     assert report.published and not report.redactions
     found = scan(out)

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 import xss_archive
 from click.testing import CliRunner
-from helpers import FIXTURES, build_site, files_under, parse_html, scan_site
+from helpers import ALL_EXPORTS, FIXTURES, build_site, files_under, parse_html, scan_site
 
 from sitegen.analyze.redact import Redactor
 from sitegen.cli import main
@@ -161,7 +161,7 @@ def archive(tmp_path_factory) -> Path:
 
 
 def _build(archive: Path, out: Path, **options: Any):
-    report = build_site(archive, out, jobs=1, cache_dir=out.parent / "cache", **options)
+    report = build_site(archive, out, jobs=1, cache_dir=out.parent / "cache", exports=ALL_EXPORTS, **options)
     assert report.published, report.problems[:5]
     return report
 

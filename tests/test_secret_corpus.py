@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import build_site, scan_site
+from helpers import ALL_EXPORTS, build_site, scan_site
 from secret_corpus import CORPUS, Planted, write
 
 from sitegen.analyze.redact import Redactor
@@ -71,7 +71,14 @@ def test_each_planted_secret_is_redacted_where_it_was_pasted(sessions, index):
 
 def test_no_planted_secret_survives_anywhere_in_the_site(archive, tmp_path_factory):
     out = tmp_path_factory.mktemp("corpus-site") / "site"
-    report = build_site(archive, out, base_url="https://example.github.io/s/", jobs=1, cache_dir=out.parent / "cache")
+    report = build_site(
+        archive,
+        out,
+        base_url="https://example.github.io/s/",
+        exports=ALL_EXPORTS,
+        jobs=1,
+        cache_dir=out.parent / "cache",
+    )
     assert report.published, report.problems[:5]
     kinds = {p.name.split(".", 1)[1] for p in (out / "sessions").iterdir() if "." in p.name}
     assert {"html", "aics.json.gz", "hail.jsonl.gz", "md.gz"} <= kinds, "the exports must be in the scanned site"
@@ -83,7 +90,9 @@ def test_no_planted_secret_survives_anywhere_in_the_site(archive, tmp_path_facto
 def test_without_redaction_every_planted_secret_is_published(archive, tmp_path):
     """The scan can fail: with redaction off, every entry is found in the pages and in the exports."""
     out = tmp_path / "site"
-    report = build_site(archive, out, base_url="https://example.github.io/s/", redact=False, jobs=1)
+    report = build_site(
+        archive, out, base_url="https://example.github.io/s/", exports=ALL_EXPORTS, redact=False, jobs=1
+    )
     assert report.published
     found = scan(out)
     assert set(found) == set(NEEDLES), sorted(set(NEEDLES) - set(found))

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import EXAMPLE
+from helpers import ALL_EXPORTS, EXAMPLE
 
 from sitegen.config import SiteConfig
 from sitegen.serve.server import PreviewState, make_server, watch_loop
@@ -45,7 +45,7 @@ def live(tmp_path):
     archive = tmp_path / "archive"
     archive.mkdir()
     shutil.copy(AICS, archive / AICS.name)
-    state = PreviewState(SiteConfig(archive=archive, output=tmp_path / "site", progress=False))
+    state = PreviewState(SiteConfig(archive=archive, output=tmp_path / "site", progress=False, exports=ALL_EXPORTS))
     state.rebuild(log=lambda line: None)
     server = make_server(state, port=0)
     stop = threading.Event()
