@@ -159,3 +159,63 @@ def test_edit_input_does_not_repeat_what_its_diff_shows():
     partial = unified_diff("b.py", far, far.replace("number 39", "number 39!"))
     assert beside_diff({"old_string": far}, partial) == {"old_string": far}
     assert beside_diff(edit, None) is edit and beside_diff(["x" * 100], "+x") == ["x" * 100]
+
+
+PLAIN = [
+    "hello world",
+    "a\nb",
+    "a\n\nb",
+    "x\n\n\n",
+    "\nx",
+    'say "hi" it\'s',
+    "1999 was a year",
+    "(a) b: c; d!",
+    "\n\n",
+    "www.example.com",
+]
+NOT_PLAIN = [
+    "1. a",
+    "a\n2) b",
+    "  indented",
+    "hard  \nbreak",
+    "a  b",
+    "*em*",
+    "a & b",
+    "<b>",
+    "a_b",
+    "[x](y)",
+    "`c`",
+    "# h",
+]
+
+
+def _message_texts() -> list[str]:
+    from helpers import EXAMPLE, FIXTURES
+
+    from sitegen.model import Problems, walk
+    from sitegen.readers import discover
+
+    texts = []
+    for root in (
+        FIXTURES,
+        EXAMPLE,
+        *(p for p in [FIXTURES.parents[1].parent / "shared" / "formats" / "real"] if p.is_dir()),
+    ):
+        problems = Problems()
+        for claim in discover([root], problems).claims:
+            texts += [e.text for s in claim.read(problems) for e in walk(s.events) if e.text]
+    return texts
+
+
+def test_plain_prose_skips_mistune_with_the_same_bytes_out() -> None:
+    """Most messages are prose markdown has nothing to do with: they skip mistune, and what
+    they become is exactly what mistune makes of them (every message of the test data)."""
+    import sitegen.site.markup as m
+
+    assert [bool(m._PLAIN_PROSE.fullmatch(t) and not m._NOT_PLAIN.search(t)) for t in PLAIN] == [True] * len(PLAIN)
+    assert not any(m._PLAIN_PROSE.fullmatch(t) and not m._NOT_PLAIN.search(t) for t in NOT_PLAIN)
+    texts = _message_texts() + PLAIN
+    plain = [t for t in texts if m._PLAIN_PROSE.fullmatch(t) and not m._NOT_PLAIN.search(t)]
+    assert len(plain) > 100
+    assert [m._paragraphs(t) for t in plain] == [m._markdown(t) for t in plain]
+    assert [str(markdown(t)) for t in plain] == [m._markdown(t) for t in plain]

@@ -357,6 +357,14 @@ def _offer_later_lines(
     return False
 
 
+def _looks(sniffed: Sniff) -> Iterator[Sniff]:
+    """The file's head, then (if none recognised it and it holds bulk) its skeleton."""
+    yield sniffed
+    bulky = sniffed.skeletal()
+    if bulky is not None:
+        yield bulky
+
+
 def _offer_file(
     path: Path, readers: Sequence[Reader], result: DiscoveryResult, problems: Problems, consumed: set[Path]
 ) -> None:
@@ -364,10 +372,11 @@ def _offer_file(
     if not path.is_file():
         return
     sniffed = Sniff(path)
-    for reader in readers:
-        if _detects(reader, sniffed, problems):
-            _claim(reader, path, result, consumed, problems, _session_key(reader, sniffed, problems))
-            return
+    for look in _looks(sniffed):
+        for reader in readers:
+            if _detects(reader, look, problems):
+                _claim(reader, path, result, consumed, problems, _session_key(reader, look, problems))
+                return
     if _offer_later_lines(path, sniffed, readers, result, problems, consumed):
         return
     result.ignored.append(path)

@@ -34,10 +34,11 @@ class Sniff:
     is opened once, not once per format.
     """
 
-    __slots__ = ("path", "_raw", "_head", "_texts", "_is_dir")
+    __slots__ = ("path", "_raw", "_head", "_texts", "_is_dir", "_skeletal")
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, skeletal: bool = False) -> None:
         self.path = path
+        self._skeletal = skeletal
         self._raw: bytes | None = None
         self._head: bytes | None = None
         self._texts: dict[int, str] = {}
@@ -62,24 +63,34 @@ class Sniff:
         return self._raw
 
     def text(self, size: int = SNIFF_BYTES) -> str:
-        """The first ``size`` bytes as text (BOM stripped, errors replaced); of a JSON file
-        longer than the sniff whose head holds a huge string or a deeply nested value, its
-        skeleton (``skeleton.py``): the same keys, with the bulk cut out."""
+        """The first ``size`` bytes as text (BOM stripped, errors replaced); of a skeletal
+        sniff, of the head's skeleton."""
         if size not in self._texts:
             self._texts[size] = decode_bytes(self.head()[:size])[0]
         return self._texts[size]
 
     def head(self) -> bytes:
-        """``raw``, or the skeleton of a JSON file whose bulk would hide its keys."""
+        """``raw``, or for a skeletal sniff the skeleton of the file's JSON head."""
         if self._head is None:
-            raw = self._head = self.raw()
-            if len(raw) >= SNIFF_BYTES and needs_skeleton(raw):
+            self._head = self.raw()
+            if self._skeletal:
                 try:
                     with open(self.path, "rb") as fh:
                         self._head = skeleton(fh, SNIFF_BYTES)
                 except OSError:
                     pass
         return self._head
+
+    def skeletal(self) -> Sniff | None:
+        """This file sniffed through its head's skeleton (``skeleton.py``: the same keys, every
+        string cut to 1 kB, nesting past 64 levels made null), or None when its head holds
+        no bulk: discovery's look at a JSON file none recognised, in case one huge or deeply
+        nested value near the top hid the keys that say what it is. Only then, since a
+        skeleton costs a read of up to 16 MB."""
+        raw = self.raw()
+        if self._skeletal or len(raw) < SNIFF_BYTES or not needs_skeleton(raw):
+            return None
+        return Sniff(self.path, skeletal=True)
 
     def object_line(self, size: int = SNIFF_BYTES) -> tuple[str, str, dict[str, Any] | None] | None:
         """None unless the file starts with ``{``; else the sniffed head, its first line, and

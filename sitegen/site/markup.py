@@ -203,7 +203,26 @@ def markdown(text: str) -> Markup:
         return Markup("")
     if len(text) > MARKDOWN_LIMIT:
         return Markup('<pre class="plain">') + escape(text) + Markup("</pre>")
+    if _PLAIN_PROSE.fullmatch(text) and not _NOT_PLAIN.search(text):
+        return Markup(_paragraphs(text))
     return Markup(_markdown(text))
+
+
+# Prose in which markdown finds nothing to do: words, digits and sentence punctuation, no
+# space at a line's ends (indented code, a hard break), no line that starts a numbered
+# list. Most of a session's messages are such prose; they skip mistune, with the same
+# bytes out (tests/test_markup.py compares the two on every message of the test data).
+_PLAIN_PROSE = re.compile(r"[A-Za-z0-9,.;:?!'\"() \n]*")
+_NOT_PLAIN = re.compile(r"^ | $|  |^[0-9]+[.)]", re.MULTILINE)
+
+
+def _paragraphs(text: str) -> str:
+    """What mistune makes of plain prose: one <p> per run of non-empty lines."""
+    out = []
+    for block in re.split(r"\n{2,}", text.strip("\n")):
+        if block:
+            out.append(f"<p>{block.replace(chr(34), '&quot;')}</p>\n")
+    return "".join(out)
 
 
 def pygments_css() -> str:
