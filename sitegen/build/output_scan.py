@@ -69,9 +69,11 @@ def scan_site(writer: SiteWriter, config: SiteConfig, only_new: bool, jobs: int)
     """What the detectors find in the site ``writer`` is about to publish (none when redaction is off)."""
     if Redactor.for_config(config) is None:
         return []
-    urls = sorted(u for u in writer.written if not u.startswith(_NOT_SESSION_DATA))
-    leaks = _name_leaks(_detector(config), urls)
-    files = [(url, writer.current_path(url)) for url in urls if not only_new or url in writer.changed_urls]
+    urls = sorted(
+        u for u in writer.written if not u.startswith(_NOT_SESSION_DATA) and (not only_new or u in writer.changed_urls)
+    )
+    leaks = _name_leaks(_detector(config), urls)  # a kept file's name passed with it
+    files = [(url, writer.current_path(url)) for url in urls]
     for found in parallel_map(_content_leaks, _batches(files), jobs, context=config):
         leaks.extend(found)
     return leaks
