@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bs4 import BeautifulSoup
 from helpers import EXAMPLE, FIXTURES, build_site, render_session_page
 
 from sitegen.model import NO_META, Event, Kind, Problems, Session, SourceRef, walk
@@ -326,6 +327,26 @@ def test_a_damaged_first_record_does_not_hide_the_rest(
     assert [(c.reader.name, c.path) for c in claims] == [(fmt, path)]
     sessions, _ = read(fmt, path)
     assert len(events_of(sessions)) >= len(events_of(read(fmt, FIXTURES / fixture)[0])) - 1
+
+
+def test_a_page_counts_the_lines_past_the_bound_among_records_not_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(files, "MAX_FILE_LINES", 40)
+    archive = tmp_path / "archive" / "claude-code" / "-p"
+    archive.mkdir(parents=True)
+    line = (
+        '{"type":"user","sessionId":"s","uuid":"u%d","timestamp":"2026-01-01T00:00:00Z",'
+        '"message":{"role":"user","content":"hi %d"}}'
+    )
+    (archive / "s.jsonl").write_text("".join(line % (i, i) + "\n" for i in range(1_040)))
+    report = build_site(tmp_path / "archive", tmp_path / "site", jobs=1, cache_dir=tmp_path / "cache")
+    assert report.published
+    page = next((tmp_path / "site" / "sessions").glob("*.html"))
+    skipped = BeautifulSoup(page.read_text(), "html.parser").select_one("details.skipped")
+    assert skipped is not None and skipped.summary is not None
+    assert skipped.summary.get_text() == "1,000 records not shown"
+    assert [li.get_text() for li in skipped.select("li")] == [f"1,000 × {UNREAD_REASON}"]
 
 
 def test_a_skeleton_keeps_every_key_and_stays_json() -> None:
