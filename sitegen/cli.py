@@ -50,11 +50,25 @@ PRICES_HELP = (
 )
 
 
+Decorator = Callable[[Callable[..., None]], Callable[..., None]]
+
+
+def config_option(help_text: str) -> Decorator:
+    """``--config FILE`` (passed as ``config_file``), the same on every command."""
+    return click.option(
+        "--config",
+        "config_file",
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        default=None,
+        help=help_text,
+    )
+
+
 def site_options(watched: bool) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """The site settings that ``build`` and ``serve`` share (``watched``: serve rebuilds when those folders change)."""
     also = " (watched)" if watched else ""
     redact_help = "Show" if watched else "Publish"
-    options = [
+    options: list[Decorator] = [
         click.option("--title", default="Session archive", show_default=True, help="Site title."),
         click.option(
             "--no-redact", is_flag=True, help=f"{redact_help} secrets as they are (redaction is on by default)."
@@ -90,13 +104,7 @@ def site_options(watched: bool) -> Callable[[Callable[..., None]], Callable[...,
             metavar="FILE",
             help=PRICES_HELP,
         ),
-        click.option(
-            "--config",
-            "config_file",
-            type=click.Path(exists=True, dir_okay=False, path_type=Path),
-            default=None,
-            help="Settings file (default: sessite.toml at the archive's root); options given here win over it.",
-        ),
+        config_option("Settings file (default: sessite.toml at the archive's root); options given here win over it."),
         click.option(
             "--exports",
             default=None,
@@ -437,13 +445,7 @@ def _with_config_file(
 )
 @click.option("--no-redact", is_flag=True, help="Keep secrets as they are (redaction is on by default, as in a build).")
 @click.option("--redact-pii", is_flag=True, help=PII_HELP)
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=None,
-    help="Settings file for redaction patterns and include/exclude (default: sessite.toml beside INPUT).",
-)
+@config_option("Settings file for redaction patterns and include/exclude (default: sessite.toml beside INPUT).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only problems.")
 def convert_command(
     source: Path,
@@ -547,13 +549,7 @@ def _single_file_packer(settings: dict, max_size: int, redact: bool) -> SingleFi
 @click.option(
     "--quick", is_flag=True, help="Only list what redaction replaces; do not render the pages to scan them as a build."
 )
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=None,
-    help="Settings file (default: sessite.toml at the archive's root).",
-)
+@config_option("Settings file (default: sessite.toml at the archive's root).")
 @click.option("-j", "--jobs", type=click.IntRange(0, 64), default=0, help="Worker processes (0: one per core).")
 def check_command(
     archive: Path, as_json: bool, redact_pii: bool, quick: bool, config_file: Path | None, jobs: int

@@ -35,8 +35,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from sitegen.analyze.redact import Redactor
-from sitegen.analyze.redact.engine import TextRedactor
+from sitegen.analyze.redact.engine import IMAGE_DATA, TextRedactor
 from sitegen.analyze.redact.findings import MARKER as REDACTED_MARKER
 from sitegen.analyze.redact.findings import mask, text_differences
 from sitegen.config import SiteConfig
@@ -47,7 +46,6 @@ from sitegen.site.writer import MARKER, SiteWriter
 _NOT_SESSION_DATA = (f"{STATIC_FOLDER}/", MARKER, ".nojekyll")
 _NEUTRAL = "[REDACTED]"  # what a marker reads as
 _TAG = re.compile(r"<[^>]*>")
-_IMAGE_DATA = re.compile(r"data:image/[\w.+-]+;base64,[A-Za-z0-9+/=]+")  # pixels: redaction leaves them
 _BATCH_BYTES = 8 << 20  # files scanned by one task
 
 
@@ -67,7 +65,7 @@ class Leak:
 
 def scan_site(writer: SiteWriter, config: SiteConfig, only_new: bool, jobs: int) -> list[Leak]:
     """What the detectors find in the site ``writer`` is about to publish (none when redaction is off)."""
-    if Redactor.for_config(config) is None:
+    if not config.redact:
         return []
     urls = sorted(
         u for u in writer.written if not u.startswith(_NOT_SESSION_DATA) and (not only_new or u in writer.changed_urls)
@@ -127,7 +125,7 @@ def _text(url: str, path: Path) -> str:
             data = gzip.decompress(data)
     except (OSError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
         return f"(unreadable: {exc})"
-    text = _IMAGE_DATA.sub("data:image", data.decode("utf-8", "replace"))
+    text = IMAGE_DATA.sub("data:image ", data.decode("utf-8", "replace"))  # pixels: redaction leaves them
     if url.endswith(".html"):
         text = html.unescape(_TAG.sub("", text))
     return REDACTED_MARKER.sub(_NEUTRAL, text)  # what redaction put there is not read as a user name or a password

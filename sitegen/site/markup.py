@@ -214,15 +214,13 @@ def markdown(text: str) -> Markup:
 # bytes out (tests/test_markup.py compares the two on every message of the test data).
 _PLAIN_PROSE = re.compile(r"[A-Za-z0-9,.;:?!'\"() \n]*")
 _NOT_PLAIN = re.compile(r"^ | $|  |^[0-9]+[.)]", re.MULTILINE)
+_BLANK_LINES = re.compile(r"\n{2,}")
 
 
 def _paragraphs(text: str) -> str:
     """What mistune makes of plain prose: one <p> per run of non-empty lines."""
-    out = []
-    for block in re.split(r"\n{2,}", text.strip("\n")):
-        if block:
-            out.append(f"<p>{block.replace(chr(34), '&quot;')}</p>\n")
-    return "".join(out)
+    blocks = _BLANK_LINES.split(text.strip("\n"))
+    return "".join(f"<p>{escaped}</p>\n" for escaped in (b.replace('"', "&quot;") for b in blocks) if escaped)
 
 
 def pygments_css() -> str:

@@ -241,10 +241,11 @@ class TextRedactor:
         return "".join(out)
 
 
-_IMAGE_DATA = re.compile(r"data:image/[\w.+-]+;base64,[A-Za-z0-9+/=\s]*")
+# An image as a data: URI (its base64 body may be wrapped in lines).
+IMAGE_DATA = re.compile(r"data:image/[\w.+-]+;base64,[A-Za-z0-9+/=\s]*")
 
 
 def is_image_data(value: str) -> bool:
     """An image as a ``data:`` URI: its base64 body is pixels, not text. A run of it can look
     like a key (``AIza`` and 35 letters); a marker put there would only break the image."""
-    return value.startswith("data:image/") and _IMAGE_DATA.fullmatch(value) is not None
+    return value.startswith("data:image/") and IMAGE_DATA.fullmatch(value) is not None
