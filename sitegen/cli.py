@@ -231,7 +231,7 @@ def build_command(
     for line in report.leaks:  # the output scan's findings, then its error line
         click.echo(line, err=True)
     if report.published:
-        for warning in pages_limit_warnings(report.output):
+        for warning in pages_limit_warnings(report.sizes or report.output):  # (sizes: no second walk of the site)
             click.echo(f"warning: {warning}", err=True)
     if not report.published:
         sys.exit(1)

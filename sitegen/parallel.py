@@ -116,6 +116,14 @@ class Forked(Generic[Result]):
         _, status = os.waitpid(self.pid, 0)
         return value if status == 0 else None
 
+    def cancel(self) -> None:
+        """Stop it and reap it: its result is not wanted (the caller is failing)."""
+        with suppress(OSError):
+            os.kill(self.pid, signal.SIGKILL)
+        self.conn.close()
+        with suppress(OSError):
+            os.waitpid(self.pid, 0)
+
 
 def fork_call(fn: Callable[[], Result]) -> Forked[Result] | None:
     """Start ``fn()`` in a forked process, which shares this one's memory copy-on-write

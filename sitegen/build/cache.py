@@ -28,7 +28,9 @@ from typing import Any
 from sitegen import __version__
 from sitegen.model import Problem
 
-CACHE_VERSION = 4  # 2: SessionRecord.parts; 3: no spans for uncoloured tokens; 4: cached items live in stage packages
+# 2: SessionRecord.parts; 3: no spans for uncoloured tokens; 4: cached items live in stage packages;
+# 5: one items file per source
+CACHE_VERSION = 5
 
 
 @dataclass
@@ -167,37 +169,39 @@ def source_key(reader: str, path: Path) -> str:
     return f"{reader}:{path}"
 
 
-def items_path(cache_dir: Path, key: str, aggregate: str) -> Path:
-    """One file per source and aggregate, so a build loads only what its active aggregates need."""
+def items_path(cache_dir: Path, key: str) -> Path:
+    """One file per source with every aggregate's items: a file made costs more than the
+    few items of the aggregates a build does not need (creating files dominates a cold build's I/O)."""
     digest = hashlib.sha1(key.encode("utf-8", "surrogatepass")).hexdigest()
-    return cache_dir / "items" / f"{digest}.{aggregate}.pickle"
+    return cache_dir / "items" / f"{digest}.pickle"
 
 
 def store_items(cache_dir: Path, key: str, names: Iterable[str], items: dict[str, dict[str, Any]]) -> None:
     """Keep what each aggregate in ``names`` collected from one source's sessions (session id -> name -> item)."""
+    by_name = {name: {sid: got[name] for sid, got in items.items() if name in got} for name in names}
+    path = items_path(cache_dir, key)
     try:
-        for name in names:
-            path = items_path(cache_dir, key, name)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            with open(tmp, "wb") as fh:
-                pickle.dump(
-                    {sid: got[name] for sid, got in items.items() if name in got}, fh, protocol=pickle.HIGHEST_PROTOCOL
-                )
-            os.replace(tmp, path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        with open(tmp, "wb") as fh:
+            pickle.dump(by_name, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
     except OSError:
         pass  # a cache that cannot be written only costs speed next time
 
 
 def load_items(cache_dir: Path, key: str, names: Iterable[str]) -> dict[str, dict[str, Any]]:
-    """session id -> aggregate name -> item, for the aggregates in ``names`` whose files are readable."""
+    """session id -> aggregate name -> item, for the aggregates in ``names`` the source's file holds."""
+    try:
+        with open(items_path(cache_dir, key), "rb") as fh:
+            by_name = pickle.load(fh)
+    except Exception:  # noqa: BLE001 - a damaged cache file means that source's items are missing
+        return {}
     out: dict[str, dict[str, Any]] = {}
+    if not isinstance(by_name, dict):
+        return out
     for name in names:
-        try:
-            with open(items_path(cache_dir, key, name), "rb") as fh:
-                items = pickle.load(fh)
-        except Exception:  # noqa: BLE001 - a damaged cache file means that source's items are missing
-            continue
+        items = by_name.get(name)
         if isinstance(items, dict):
             for sid, item in items.items():
                 out.setdefault(sid, {})[name] = item

@@ -33,13 +33,14 @@ import re
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from sitegen.analyze.redact.engine import IMAGE_DATA, TextRedactor
 from sitegen.analyze.redact.findings import MARKER as REDACTED_MARKER
 from sitegen.analyze.redact.findings import mask, text_differences
 from sitegen.config import SiteConfig
-from sitegen.parallel import parallel_map
+from sitegen.parallel import Forked, fork_call, parallel_map
 from sitegen.site.urls import GZIP_SUFFIX, STATIC_FOLDER
 from sitegen.site.writer import MARKER, SiteWriter
 
@@ -63,18 +64,55 @@ class Leak:
         return f"{where}: {self.kind} ({mask(self.value)})"
 
 
-def scan_site(writer: SiteWriter, config: SiteConfig, only_new: bool, jobs: int) -> list[Leak]:
-    """What the detectors find in the site ``writer`` is about to publish (none when redaction is off)."""
+def scan_site(
+    writer: SiteWriter, config: SiteConfig, only_new: bool, jobs: int, early: EarlyScan | None = None
+) -> list[Leak]:
+    """What the detectors find in the site ``writer`` is about to publish (none when redaction is off).
+    ``early``: a scan of the files written before the aggregates, started then (``start_early_scan``);
+    its files are not read again unless its process failed."""
     if not config.redact:
         return []
-    urls = sorted(
-        u for u in writer.written if not u.startswith(_NOT_SESSION_DATA) and (not only_new or u in writer.changed_urls)
-    )
-    leaks = _name_leaks(_detector(config), urls)  # a kept file's name passed with it
+    found_early = early.leaks() if early is not None else None
+    done = early.urls if early is not None and found_early is not None else frozenset()
+    urls = [u for u in _urls(writer, only_new) if u not in done]
+    leaks = [*(found_early or []), *_name_leaks(_detector(config), urls)]  # a kept file's name passed with it
     files = [(url, writer.current_path(url)) for url in urls]
     for found in parallel_map(_content_leaks, _batches(files), jobs, context=config):
         leaks.extend(found)
-    return leaks
+    return sorted(leaks, key=lambda leak: (not leak.name, leak.url))  # (stable: a file's findings keep their order)
+
+
+@dataclass
+class EarlyScan:
+    """The scan of the session pages, running in a forked process while the main one
+    writes the site-wide pages (that phase leaves a core idle most of the time)."""
+
+    urls: frozenset[str]
+    forked: Forked[list[Leak]]
+
+    def leaks(self) -> list[Leak] | None:
+        """What it found; None when its process failed (then its files are scanned again)."""
+        return self.forked.result()
+
+    def cancel(self) -> None:
+        self.forked.cancel()
+
+
+def start_early_scan(writer: SiteWriter, config: SiteConfig, only_new: bool) -> EarlyScan | None:
+    """Start scanning what the site holds so far, in the background; None where that cannot be done."""
+    if not config.redact:
+        return None
+    urls = _urls(writer, only_new)
+    files = [(url, writer.current_path(url)) for url in urls]
+    forked = fork_call(partial(scan_files, config, files)) if files else None
+    return EarlyScan(frozenset(urls), forked) if forked is not None else None
+
+
+def _urls(writer: SiteWriter, only_new: bool) -> list[str]:
+    """The files to scan: all with session data, or only the ones this build wrote anew."""
+    return sorted(
+        u for u in writer.written if not u.startswith(_NOT_SESSION_DATA) and (not only_new or u in writer.changed_urls)
+    )
 
 
 def scan_files(config: SiteConfig, files: list[tuple[str, Path]]) -> list[Leak]:
@@ -125,7 +163,9 @@ def _text(url: str, path: Path) -> str:
             data = gzip.decompress(data)
     except (OSError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
         return f"(unreadable: {exc})"
-    text = IMAGE_DATA.sub("data:image ", data.decode("utf-8", "replace"))  # pixels: redaction leaves them
+    text = data.decode("utf-8", "replace")
+    if "data:image/" in text:
+        text = IMAGE_DATA.sub("data:image ", text)  # pixels: redaction leaves them
     if url.endswith(".html"):
         text = html.unescape(_TAG.sub("", text))
     return REDACTED_MARKER.sub(_NEUTRAL, text)  # what redaction put there is not read as a user name or a password

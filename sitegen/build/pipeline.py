@@ -27,7 +27,7 @@ from sitegen.build import cache as build_cache
 from sitegen.build.cache import BuildCache, SessionRecord, SourceRecord, cached_items, source_key
 from sitegen.build.context import BuildContext
 from sitegen.build.leave_out import folder_settings
-from sitegen.build.output_scan import leak_lines, scan_site
+from sitegen.build.output_scan import EarlyScan, leak_lines, scan_site, start_early_scan
 from sitegen.build.outputs import AGGREGATES, aggregate_names
 from sitegen.build.report import BuildReport, CatalogEntry
 from sitegen.build.worker import RenderedSession, SourceResult, SourceTask, SourceWorker, discard, run_sources
@@ -72,9 +72,15 @@ def build(config: SiteConfig, progress: ProgressHook | None = None, defer: froze
             run.report.seconds = time.perf_counter() - started
             writer.abort()
             return run.report
-        run.write_aggregates(writer, aggregates)
-        run.write_static(writer, aggregates.rewrite)
-        if not run.scan_output(writer):
+        early = run.start_scan(writer)  # the session pages, while the aggregates are written
+        try:
+            run.write_aggregates(writer, aggregates)
+            run.write_static(writer, aggregates.rewrite)
+        except BaseException:
+            if early is not None:
+                early.cancel()
+            raise
+        if not run.scan_output(writer, early):
             run.report.problems = run.problems.items
             run.report.seconds = time.perf_counter() - started
             writer.abort()  # the previous site stays as it is
@@ -331,22 +337,31 @@ class _Run:
             writer.write(PYGMENTS_CSS_URL, pygments_css())
         writer.write(".nojekyll", b"")
 
-    def scan_output(self, writer: SiteWriter) -> bool:
+    def start_scan(self, writer: SiteWriter) -> EarlyScan | None:
+        """The scan of what the sources wrote, started in a process of its own (not with ``jobs = 1``)."""
+        if (self.config.jobs or default_jobs()) < 2:
+            return None
+        return start_early_scan(writer, self.config, self._scan_only_new())
+
+    def scan_output(self, writer: SiteWriter, early: EarlyScan | None = None) -> bool:
         """Scan the staged site for what redaction missed (``output_scan``); False: do not publish.
         Kept files were scanned when published, if the cache says that build's scan passed."""
-        only_new = self.old is not None and self.old.scanned
-        leaks = scan_site(writer, self.config, only_new, self.config.jobs or default_jobs())
+        leaks = scan_site(writer, self.config, self._scan_only_new(), self.config.jobs or default_jobs(), early)
         if leaks:
             self.report.leaks = leak_lines(leaks)
             return False
         self.new.scanned = self.config.redact
         return True
 
+    def _scan_only_new(self) -> bool:
+        return self.old is not None and self.old.scanned
+
     def publish(self, writer: SiteWriter) -> None:
         report = self.report
         report.changed_urls = writer.changed_urls | writer.removed_urls
         report.changed = writer.commit()
         report.bytes_written = writer.bytes_written
+        report.sizes = writer.sizes
         report.pages = len(writer.written)
         report.published = True
         report.problems = self.problems.items
@@ -355,11 +370,7 @@ class _Run:
     def save_cache(self) -> None:
         try:
             build_cache.save(self.cache_dir / "build.pickle", self.new)
-            keep = {
-                build_cache.items_path(self.cache_dir, key, name).name
-                for key in self.new.sources
-                for name in self.names
-            }
+            keep = {build_cache.items_path(self.cache_dir, key).name for key in self.new.sources}
             build_cache.prune_items(self.cache_dir, keep)
         except OSError as exc:
             self.problems.add(

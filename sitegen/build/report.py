@@ -36,6 +36,7 @@ class BuildReport:
     leaks: list[str] = field(default_factory=list)  # what the output scan found (then nothing was published)
     seconds: float = 0.0
     bytes_written: int = 0
+    sizes: dict[str, int] = field(default_factory=dict)  # url -> bytes of every published file
     pages: int = 0
     published: bool = False
     changed: bool = False  # False when the build found the published site already current

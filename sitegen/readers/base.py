@@ -27,6 +27,9 @@ from sitegen.readers.skeleton import needs_skeleton, skeleton
 SNIFF_BYTES = 64 * 1024
 
 
+_OBJECT_LINES = 20  # lines of a head parsed for the readers that look at records
+
+
 class Sniff:
     """A path and the first bytes of its file, read at most once however many readers ask.
 
@@ -34,7 +37,7 @@ class Sniff:
     is opened once, not once per format.
     """
 
-    __slots__ = ("path", "_raw", "_head", "_texts", "_is_dir", "_skeletal")
+    __slots__ = ("path", "_raw", "_head", "_texts", "_is_dir", "_skeletal", "_objects")
 
     def __init__(self, path: Path, skeletal: bool = False) -> None:
         self.path = path
@@ -42,6 +45,7 @@ class Sniff:
         self._raw: bytes | None = None
         self._head: bytes | None = None
         self._texts: dict[int, str] = {}
+        self._objects: list[dict[str, Any] | None] | None = None  # the head's first lines, parsed once for every reader
         self._is_dir: bool | None = None
 
     @property
@@ -106,28 +110,36 @@ class Sniff:
             obj = None
         return head, first, obj if isinstance(obj, dict) else None
 
-    def json_lines(self, count: int = 20) -> Iterator[dict[str, Any]]:
-        """The first few parseable JSON object lines (a line cut by the sniff is left out)."""
+    def json_lines(self, count: int = _OBJECT_LINES) -> Iterator[dict[str, Any]]:
+        """The first few parseable JSON object lines (a line cut by the sniff is left out).
+        Every reader asks this of every file: the lines are parsed once, the objects shared."""
+        if count > _OBJECT_LINES:
+            return (obj for obj in self._parse_lines(count) if obj is not None)
+        if self._objects is None:
+            self._objects = self._parse_lines(_OBJECT_LINES)
+        return (obj for obj in self._objects[:count] if obj is not None)
+
+    def _parse_lines(self, count: int) -> list[dict[str, Any] | None]:
+        """Each of the first ``count`` non-blank lines as an object, None where it is none."""
         text = self.text()
         lines = text.split("\n")
         if len(text) >= SNIFF_BYTES:
             lines = lines[:-1]  # the last one is probably cut
             if not any(line.strip() for line in lines):
                 lines = self._lines_after_long_first()  # one value made the first line longer than the sniff
-        seen = 0
+        parsed: list[dict[str, Any] | None] = []
         for line in lines:
             line = line.strip()
             if not line:
                 continue
-            seen += 1
-            if seen > count:
-                return
+            if len(parsed) == count:
+                break
             try:
                 obj = loads(line)
             except ValueError:
-                continue
-            if isinstance(obj, dict):
-                yield obj
+                obj = None
+            parsed.append(obj if isinstance(obj, dict) else None)
+        return parsed
 
     def after_lines(self, count: int) -> Sniff | None:
         """This file sniffed from its ``count + 1``-th line on (None when it has no more lines):

@@ -11,7 +11,7 @@ copy of itself).
 
 from __future__ import annotations
 
-from sitegen.search.terms import INDEX_CHARS, normalize
+from sitegen.search.terms import INDEX_CHARS, normalize, spaced
 
 EXCERPT_CONTEXT = 60  # characters kept on each side of the word
 TIGHT_CONTEXT = 24  # ... when that would go over the budget
@@ -32,6 +32,19 @@ def _first(text: str, raw: str) -> int:
             return at
         at = text.find(raw, at + 1)
     return -1
+
+
+def _firsts(text: str, raws: set[str], after: int) -> list[tuple[int, int]]:
+    """``(position, length)`` of the first whole-token occurrence of each of ``raws`` found in ``text``,
+    none of them being a token wholly within its first ``after`` characters."""
+    words = spaced(text)
+    if words is None:
+        found = ((_first(text, raw), len(raw)) for raw in raws)
+    else:  # ASCII: a whole token is one found between spaces, in one C search from the first token after the head
+        padded = f" {words} "
+        start = words.rfind(" ", 0, after) + 1
+        found = ((padded.find(f" {raw} ", start), len(raw)) for raw in raws)
+    return sorted(at for at in found if at[0] >= 0)
 
 
 def _window(text: str, start: int, end: int, context: int) -> tuple[int, int]:
@@ -59,15 +72,18 @@ def _spans(text: str, found: list[tuple[int, int]], context: int) -> list[list[i
     return spans
 
 
-def excerpts(text: str, raws: set[str]) -> list[str]:
+def excerpts(text: str, raws: set[str], after: int = 0) -> list[str]:
     """Windows of ``text`` around the first occurrence of each of ``raws``, in text order, one line each.
+
+    None of ``raws`` is a token wholly within the first ``after`` characters (the head the
+    snippet files keep anyway): the search for them starts past it.
 
     When the windows would hold more than ``EXCERPT_BUDGET`` characters (a long listing
     where every line has a word of its own), they are narrowed; then plain numbers (line
     numbers, mostly) lose theirs; then the last windows are dropped.
     """
     text = normalize(text[:INDEX_CHARS])  # the tokens were found in the normalized text
-    found = sorted(at for at in ((_first(text, raw), len(raw)) for raw in raws) if at[0] >= 0)
+    found = _firsts(text, raws, after)
     spans = _spans(text, found, EXCERPT_CONTEXT)
     if sum(right - left for left, right in spans) > EXCERPT_BUDGET:
         spans = _spans(text, found, TIGHT_CONTEXT)

@@ -35,20 +35,23 @@ import tempfile
 from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
+from operator import sub
 from typing import Any, BinaryIO
 
 from sitegen.parallel import parallel_map
 from sitegen.search.item import PACK_EVENTS, RECORD, SessionItem, fragment_url, js_call, session_item
-from sitegen.search.terms import utf16_key
+from sitegen.search.terms import utf16_sorted
 from sitegen.search.weights import FIELDS, ChunkWeights
 
 FORMAT_VERSION = 1
 LUNR_JS_VERSION = "2.3.9"
 CHUNK_BYTES = 12_000  # target size of one term chunk before gzip (estimated)
 MAX_CHUNKS = 4_000  # beyond this, chunks grow instead (the boundary list is part of every first query)
-# Below this many postings, encoding in forked processes costs more than it saves
-# (100 MB of sessions: ~250k postings, 0.35 s saved).
-FORK_POSTINGS = 100_000
+# Below this many postings, encoding in forked processes costs more than it saves: at
+# 100 MB of sessions (~250k postings) they take ~0.15 s more CPU than the ~0.45 s of
+# encoding here (copy-on-write faults, start-up), to save at best half of it in time.
+FORK_POSTINGS = 400_000
 SPANS_PER_JOB = 8  # spans of chunks per encoding process: enough to even out slow spans
 
 
@@ -189,9 +192,9 @@ class IndexState:
         Large archives get larger chunks so that the list of chunk boundaries
         (which every first query loads) stays under ``max_chunks`` entries.
         """
-        terms = sorted(self.postings, key=utf16_key)
-        r = self.RECORD
-        estimates = [len(t) + 16 + len(self.postings[t]) * 12 // r for t in terms]  # ~12 bytes a posting
+        postings, r = self.postings, self.RECORD
+        terms = utf16_sorted(postings)
+        estimates = [len(t) + 16 + len(postings[t]) * 12 // r for t in terms]  # ~12 bytes a posting
         target = max(self.chunk_bytes, sum(estimates) // self.max_chunks + 1)
         chunks: list[list[str]] = []
         current: list[str] = []
@@ -235,15 +238,14 @@ class IndexState:
 
 def _encode_one(term: str, arr: array, weights: ChunkWeights, norms: dict[str, list[float]]) -> list[Any]:
     """``IndexState.encode`` for a term of one session."""
-    doc, ttf, btf, *events = arr
+    doc, ttf, btf, first, *later = arr
     idf = weights.idf((ttf > 0) + (btf > 0))
-    entry: list[Any] = [term]
-    entry += ([doc], weights.milli("title", idf, (doc,), (ttf,), norms["title"])) if ttf else ([], [])
+    title = [[doc], [weights.milli_one("title", idf, ttf, norms["title"][doc])]] if ttf else [[], []]
     if not btf:
-        return entry + [[], [], []]
-    entry += ([doc], weights.milli("body", idf, (doc,), (btf,), norms["body"]), [events[0]])
-    previous = events[0]
-    for e in events[1:]:
+        return [term, *title, [], [], []]
+    entry = [term, *title, [doc], [weights.milli_one("body", idf, btf, norms["body"][doc])], [first]]
+    previous = first
+    for e in later:
         if e < 0:
             break
         entry.append([e - previous])
@@ -271,7 +273,7 @@ def _encode_many(term: str, arr: array, weights: ChunkWeights, norms: dict[str, 
             field_docs, field_tfs = [docs[i] for i in rows], [tfs[i] for i in rows]
             if field == "body":
                 body_rows = rows
-        entry.append([d - p for d, p in zip(field_docs, [0, *field_docs[:-1]])])
+        entry.append(list(map(sub, field_docs, chain((0,), field_docs))))  # deltas
         entry.append(weights.milli(field, idf, field_docs, field_tfs, norms[field]))
     previous: Sequence[int] = arr[3::r]
     if body_rows is not None:

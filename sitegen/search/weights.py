@@ -70,16 +70,21 @@ class ChunkWeights:
     def milli(self, field: str, idf: float, docs: Iterable[int], tfs: Iterable[int], norms: list[float]) -> list[int]:
         """lunr.py's rounded weights, in thousandths, of one term's postings in one field."""
         k1_1, boost = self.k1 + 1, self.boost[field]
-        out = []
-        for doc, tf in zip(docs, tfs):
-            # lunr.py: score = idf * ((k1 + 1) * tf) / (k1 * (1 - b + b * (length / avg)) + tf); score *= boost
-            score = idf * (k1_1 * tf) / (norms[doc] + tf) * boost
-            # then round(score, 3). Away from a half-thousandth, that is round(score * 1000) / 1000;
-            # near one, ask round() itself (it rounds the exact binary value, half to even).
-            scaled = score * 1000
-            milli = round(scaled)
-            out.append(milli if abs(scaled - milli) < 0.4999 else round(round(score, 3) * 1000))
-        return out
+        # lunr.py: score = idf * ((k1 + 1) * tf) / (k1 * (1 - b + b * (length / avg)) + tf); score *= boost
+        return [_thousandths(idf * (k1_1 * tf) / (norms[doc] + tf) * boost) for doc, tf in zip(docs, tfs)]
+
+    def milli_one(self, field: str, idf: float, tf: int, norm: float) -> int:
+        """``milli`` of a single posting (most terms have one), without the lists."""
+        return _thousandths(idf * ((self.k1 + 1) * tf) / (norm + tf) * self.boost[field])
+
+
+def _thousandths(score: float) -> int:
+    """lunr.py's ``round(score, 3)``, in thousandths. Away from a half-thousandth, that is
+    ``round(score * 1000)``; near one, ask round() itself (it rounds the exact binary value,
+    half to even)."""
+    scaled = score * 1000
+    milli = round(scaled)
+    return milli if abs(scaled - milli) < 0.4999 else round(round(score, 3) * 1000)
 
 
 def lunr_json(serialized: dict[str, Any]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from markupsafe import Markup
 
@@ -77,10 +78,18 @@ def parse(diff: str) -> list[Line]:
     return lines
 
 
+@lru_cache(maxsize=64)
+def _parsed(diff: str) -> tuple[Line, ...]:
+    """``parse``, remembered: a page asks for one edit's diff lines up to five times
+    (choosing its diff, counting its lines, drawing it)."""
+    return tuple(parse(diff))
+
+
+@lru_cache(maxsize=64)
 def changed(diff: str) -> tuple[int, int]:
     """Lines added and removed (file and hunk heads not counted)."""
     added = removed = 0
-    for line in parse(diff):
+    for line in _parsed(diff):
         if line.mark == "+":
             added += 1
         elif line.mark == "-":
@@ -92,8 +101,8 @@ def _shifted(diff: str, anchor: str) -> str:
     """``diff`` (numbered from a snippet) renumbered to the file lines ``anchor`` (a diff of the
     same change, numbered in the file) gives its first old and new line; as it is when they
     cannot be found."""
-    own = parse(diff)
-    theirs = parse(anchor)
+    own = _parsed(diff)
+    theirs = _parsed(anchor)
     shift_old = _offset([ln.old for ln in own], [ln.text for ln in own], [(t.old, t.text) for t in theirs])
     shift_new = _offset([ln.new for ln in own], [ln.text for ln in own], [(t.new, t.text) for t in theirs])
     either = shift_old if shift_old is not None else shift_new
@@ -153,7 +162,7 @@ _CLASS = {"+": "i", "-": "d", " ": "c", "@": "u", "h": "h", "\\": "x"}
 def render(diff: str) -> Markup:
     """A diff as a ``<pre class="dv">`` of line blocks: ``i`` added, ``d`` removed, ``c`` context,
     ``u`` a hunk head; each numbered (old, new) in ``data-n``."""
-    lines = parse(diff)
+    lines = _parsed(diff)
     if len(lines) > MAX_DRAWN_LINES:
         body = "".join(f'<span class="l {_CLASS[ln.mark]}">{escape_text(_mark(ln))}</span>' for ln in lines)
         return _folded(f'<pre class="dv plain">{body}</pre>', len(lines))

@@ -22,6 +22,8 @@ from pygments.styles import get_style_by_name
 from pygments.token import STANDARD_TYPES, Token, Whitespace, _TokenType
 from pygments.util import ClassNotFound
 
+from sitegen.site import fastlex, quickmd
+
 # Beyond this, highlighting costs more than it helps: plain escaped <pre>.
 HIGHLIGHT_LIMIT = 64 * 1024
 # Markdown beyond this is shown as plain text (a pasted log is not prose).
@@ -90,14 +92,21 @@ def _looks_plain(token: _TokenType) -> bool:
     return all(style.style_for_token(token) == style.style_for_token(Token) for style in styles)
 
 
-@lru_cache(maxsize=1024)
-def _css_class(token: _TokenType) -> str:
-    """pygments' short CSS class of a token type (its nearest standard ancestor's), or ""
+class _CssClasses(dict[_TokenType, str]):
+    """pygments' short CSS class of each token type (its nearest standard ancestor's), or ""
     when the themes do not colour it (most tokens of code are names and punctuation,
-    so leaving their spans out is a good part of a session page's size)."""
-    while token not in STANDARD_TYPES and token.parent is not None:  # the root, Token, is a standard type
-        token = token.parent
-    return "" if _looks_plain(token) else STANDARD_TYPES[token]
+    so leaving their spans out is a good part of a session page's size). A dict that
+    fills itself: one lookup per token, not a function call."""
+
+    def __missing__(self, token: _TokenType) -> str:
+        standard = token
+        while standard not in STANDARD_TYPES and standard.parent is not None:  # the root, Token, is standard
+            standard = standard.parent
+        found = self[token] = "" if _looks_plain(standard) else STANDARD_TYPES[standard]
+        return found
+
+
+_CSS_CLASS = _CssClasses()
 
 
 def escape_text(value: str) -> str:
@@ -125,9 +134,27 @@ def _highlighted(code: str, lexer: Lexer) -> str:
     """What pygments' HtmlFormatter gives, leaner: runs of one class share a span, and
     tokens the themes do not colour get none. A page of code is mostly spans, so this
     is a good part of a session page's size."""
-    tokens = lexer.get_tokens_unprocessed(code)
-    body = "".join(_spans((_css_class(token), value) for _, token, value in tokens))
-    return f'<div class="hl"><pre>{body}</pre></div>\n'
+    classes = _CSS_CLASS
+    out: list[str] = []
+    run_class = ""
+    run: list[str] = []  # the text of the tokens of one class so far (``_spans``, inlined: one call per block)
+    for _, token, value in fastlex.tokens(lexer, code):
+        cls = classes[token]
+        if cls != run_class:
+            if run:
+                out.append(_span(run_class, run))
+                run = []
+            run_class = cls
+        run.append(value)
+    if run:
+        out.append(_span(run_class, run))
+    return f'<div class="hl"><pre>{"".join(out)}</pre></div>\n'
+
+
+def _span(cls: str, texts: list[str]) -> str:
+    """One run of a class: its text escaped, in a span unless the class is "" (as ``_spans``)."""
+    text = escape_text("".join(texts))
+    return f'<span class="{cls}">{text}</span>' if cls else text
 
 
 def highlight_code(code: str, language: str | None = None, filename: str | None = None) -> Markup:
@@ -181,7 +208,7 @@ class _SafeRenderer(mistune.HTMLRenderer):
         return f'<a class="image-link" href="{escape(allowed)}" rel="nofollow noopener">[image: {label}]</a>'
 
     def block_code(self, code: str, info: str | None = None) -> str:
-        return str(highlight_code(code, info))
+        return _block_code(code, info)
 
     def block_html(self, html: str) -> str:
         return f"<p>{escape(html)}</p>\n"
@@ -205,7 +232,13 @@ def markdown(text: str) -> Markup:
         return Markup('<pre class="plain">') + escape(text) + Markup("</pre>")
     if _PLAIN_PROSE.fullmatch(text) and not _NOT_PLAIN.search(text):
         return Markup(_paragraphs(text))
-    return Markup(_markdown(text))
+    quick = quickmd.render(text, _block_code)
+    return Markup(_markdown(text) if quick is None else quick)
+
+
+def _block_code(code: str, info: str | None) -> str:
+    """A fenced block's HTML, for mistune's renderer and sitegen/site/quickmd.py alike."""
+    return str(highlight_code(code, info))
 
 
 # Prose in which markdown finds nothing to do: words, digits and sentence punctuation, no

@@ -137,11 +137,12 @@ class Clock:
     def label(self, when: datetime | None) -> str:
         if when is None:
             return ""
-        when = when.astimezone(UTC)
-        if when.date() != self.day:
-            self.day = when.date()
-            return when.strftime("%Y-%m-%d %H:%M")
-        return when.strftime("%H:%M")
+        when = when.astimezone(UTC)  # strftime's words, written out: a page asks this for every line
+        day = when.date()
+        if day != self.day:
+            self.day = day
+            return f"{when.year}-{when.month:02d}-{when.day:02d} {when.hour:02d}:{when.minute:02d}"
+        return f"{when.hour:02d}:{when.minute:02d}"
 
 
 def gist(text: str | None, limit: int = GIST_CHARS) -> str:

@@ -111,7 +111,7 @@ class SiteWriter:
         self.staging: Path | None = None
         self.written: set[str] = set()  # every URL this build produced
         self.kept: set[str] = set()  # produced, identical to the published copy
-        self.bytes_written = 0
+        self.sizes: dict[str, int] = {}  # url -> bytes of every file this build produced (kept ones too)
         self.changed_urls: set[str] = set()  # written with new bytes
         self.spool: Path | None = None  # where pages are rendered to disk before write_file takes them
         self._work: dict[str, WorkFolder] = {}  # "staging", "spool"
@@ -153,7 +153,7 @@ class SiteWriter:
         self._claim(url)
         if isinstance(data, str):
             data = data.encode("utf-8")
-        self.bytes_written += len(data)
+        self.sizes[url] = len(data)
         if self._same_as_published(url, data):
             self.kept.add(url)
             return
@@ -168,6 +168,10 @@ class SiteWriter:
         except OSError as exc:
             raise PublishError.of(f"write {self.output / url}", exc, self.output) from None
 
+    @property
+    def bytes_written(self) -> int:
+        return sum(self.sizes.values())
+
     def spool_dir(self) -> Path:
         """A private folder beside the site (same file system as the staging folder) for
         files rendered straight to disk, e.g. by worker processes; removed at commit or abort."""
@@ -181,7 +185,7 @@ class SiteWriter:
         self._claim(url)
         try:
             size = path.stat().st_size
-            self.bytes_written += size
+            self.sizes[url] = size
             known = self.previous.get(url)
             if known is not None and known[0] == size and _same_file(path, self.output / url):
                 self.kept.add(url)
@@ -205,7 +209,7 @@ class SiteWriter:
             return False
         self._claim(url)
         self.kept.add(url)
-        self.bytes_written += self.previous[url][0]
+        self.sizes[url] = self.previous[url][0]
         return True
 
     def copy_tree(self, source: Path, prefix: str) -> None:

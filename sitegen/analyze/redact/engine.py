@@ -66,6 +66,7 @@ class TextRedactor:
         self._checks = {r[2]: r[4] for r in rules if r[4] is not None}
         self._allow = frozenset(a for a in allow if a)
         hints = {h for r in rules for h in r[1] if h not in RUNS}
+        self._runs = tuple(run for run in RUNS if any(run in r[1] for r in rules))
         self._hints = HintFinder(hints)
         self._hint_set = frozenset(hints)
         self._by_hint: dict[str, set[int]] = defaultdict(set)
@@ -81,7 +82,7 @@ class TextRedactor:
         self.counts: Counter[str] = Counter()
 
     def text(self, value: str) -> str:
-        if len(value) < self._min_len or is_image_data(value):
+        if len(value) < self._min_len or (value.startswith("data:image/") and is_image_data(value)):
             return value
         short = len(value) <= _MEMO_MAX_LEN
         hit = (self._memo if short else self._recent).get(value)
@@ -94,7 +95,8 @@ class TextRedactor:
         new = self._redact(value)
         if may_hide_secrets(value):
             new = self._redact_hidden(value, new)
-        self.counts.update(self._kinds)
+        if self._kinds:
+            self.counts.update(self._kinds)
         self._remember(value, (new, tuple(self._kinds)), short)
         return new
 
@@ -124,7 +126,9 @@ class TextRedactor:
         """Every rule that can match, in order, each on what the ones before it left."""
         lowered = value.lower()
         found = self._hints.found(lowered)
-        found.extend(runs_in(value))
+        found.extend(runs_in(value, self._runs))
+        if not found and not self._always_order:
+            return value  # (most strings: no rule can match)
         order = sorted(self._always.union(*(self._by_hint[h] for h in found))) if found else self._always_order
         present = set(found)
         for i in order:

@@ -17,12 +17,14 @@ _DIGITS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x78 for b in range(256))
 _UPPER = bytes(0x41 if 0x30 <= b <= 0x39 or 0x41 <= b <= 0x5A else 0x78 for b in range(256))
 
 
-def runs_in(text: str) -> list[str]:
-    """Which runs ``text`` holds."""
+def runs_in(text: str, wanted: tuple[str, ...] = RUNS) -> list[str]:
+    """Which of the runs ``wanted`` (those some rule asks for: a pass each) ``text`` holds."""
+    if not wanted:
+        return []
     data = text.encode("utf-8", "surrogatepass")
     found = []
-    if b"000000000" in data.translate(_DIGITS, b" -"):
+    if DIGIT_RUN in wanted and b"000000000" in data.translate(_DIGITS, b" -"):
         found.append(DIGIT_RUN)
-    if b"AAAAAAAAAAAAAAAAAAAA" in data.translate(_UPPER):
+    if UPPER_RUN in wanted and b"AAAAAAAAAAAAAAAAAAAA" in data.translate(_UPPER):
         found.append(UPPER_RUN)
     return found
