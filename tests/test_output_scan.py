@@ -180,3 +180,36 @@ def test_an_image_and_a_long_id_that_only_look_like_secrets_publish(tmp_path: Pa
     assert image in page and f"{card_like}-dec398c07" in page
     terms = " ".join(p.read_text() for p in (site / "search" / "t").glob("*.js"))
     assert f'"{card_like}"' in terms
+
+
+def test_a_search_fragment_is_read_unpacked(tmp_path: Path) -> None:
+    """A snippet pack is deflated JSON in base64: the scan reads its snippets, where a
+    secret would be, and not its base64 body, which hides them and holds random runs."""
+    from sitegen.search.item import fragment_url, packed_snippets
+
+    def fragment(name: str, snippets: list[str]) -> tuple[str, Path]:
+        body = packed_snippets(json.dumps({"i": 0, "ev": [["e-1", "Prompt", s] for s in snippets]}).encode())
+        path = tmp_path / name
+        path.write_bytes(b"sessiteSearch.frag(0,0,%s);\n" % body)
+        return fragment_url(0, int(name[0])), path
+
+    config = SiteConfig(archive=tmp_path, output=None)
+    leaks = scan_files(config, [fragment("0.js", ["clean text", f"the key\n{KEY} here"])])
+    assert [str(leak) for leak in leaks] == ["search/f/0/0-0.js: anthropic-key (sk-ant-api03-…[61 chars])"]
+    # A pattern that matches the base64 of any deflated pack (zlib's header is "eJ…" in base64)
+    probe = replace(config, redact_patterns=(("probe", r"\beJ[wxyz][A-Za-z0-9+/]{8}"),))
+    assert scan_files(probe, [fragment("1.js", ["nothing to see", "here either"])]) == []
+
+
+def test_a_site_whose_fragments_only_look_like_secrets_in_base64_publishes(published: tuple[Path, Path]) -> None:
+    archive, site = published
+    config = SiteConfig(
+        archive=archive,
+        output=site,
+        jobs=1,
+        cache_dir=site.parent / "cache2",
+        redact_patterns=(("probe", r"\beJ[wxyz][A-Za-z0-9+/]{8}"),),
+    )
+    report = build(config)
+    assert report.published and not report.leaks
+    assert list((site / "search" / "f").rglob("*.js"))

@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import gzip
 import html
+import json
 import re
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -41,6 +42,7 @@ from sitegen.analyze.redact.findings import MARKER as REDACTED_MARKER
 from sitegen.analyze.redact.findings import mask, text_differences
 from sitegen.config import SiteConfig
 from sitegen.parallel import Forked, fork_call, parallel_map
+from sitegen.search.item import FRAGMENT_FOLDER, unpacked_fragment
 from sitegen.site.urls import GZIP_SUFFIX, STATIC_FOLDER
 from sitegen.site.writer import MARKER, SiteWriter
 
@@ -163,12 +165,39 @@ def _text(url: str, path: Path) -> str:
             data = gzip.decompress(data)
     except (OSError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
         return f"(unreadable: {exc})"
-    text = data.decode("utf-8", "replace")
+    text = _fragment_text(data) if url.startswith(FRAGMENT_FOLDER) else data.decode("utf-8", "replace")
     if "data:image/" in text:
         text = IMAGE_DATA.sub("data:image ", text)  # pixels: redaction leaves them
     if url.endswith(".html"):
         text = html.unescape(_TAG.sub("", text))
     return REDACTED_MARKER.sub(_NEUTRAL, text)  # what redaction put there is not read as a user name or a password
+
+
+def _fragment_text(data: bytes) -> str:
+    """A search fragment's snippets, one string a line: its base64 body is deflated JSON, which
+    read as it is would hide every secret and show random runs that look like keys."""
+    unpacked = unpacked_fragment(data)
+    if unpacked is None:
+        return data.decode("utf-8", "replace")
+    try:
+        pack = json.loads(unpacked)
+    except ValueError:
+        return unpacked.decode("utf-8", "replace")
+    return "\n".join(_strings(pack))
+
+
+def _strings(value: object) -> Iterator[str]:
+    """Every string in a JSON value, keys too."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+        elif isinstance(item, dict):
+            for key, inner in reversed(item.items()):
+                stack.extend((inner, key))
 
 
 def _size(path: Path) -> int:

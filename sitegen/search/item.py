@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import zlib
 from array import array
 from itertools import repeat
@@ -45,8 +46,26 @@ def _one_line(text: str, limit: int) -> str:
     return " ".join(text[: limit * 2].split())[:limit]
 
 
+FRAGMENT_FOLDER = "search/f/"
+
+
 def fragment_url(doc: int, pack: int) -> str:
-    return f"search/f/{doc // 1000}/{doc}-{pack}.js"
+    return f"{FRAGMENT_FOLDER}{doc // 1000}/{doc}-{pack}.js"
+
+
+_FRAGMENT = re.compile(rb'sessiteSearch\.frag\(\d+,\d+,"([A-Za-z0-9+/=]*)"\);\n')
+
+
+def unpacked_fragment(data: bytes) -> bytes | None:
+    """The snippet pack's JSON inside a published fragment file (``packed_snippets`` undone), for
+    whoever must read what the site holds (the build's scan for secrets); None when it is no such file."""
+    m = _FRAGMENT.fullmatch(data)
+    if m is None:
+        return None
+    try:
+        return zlib.decompress(base64.b64decode(m.group(1), validate=True))
+    except (ValueError, zlib.error):
+        return None
 
 
 def session_item(
