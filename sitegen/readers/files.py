@@ -65,7 +65,7 @@ def iter_jsonl(path: Path, problems: Problems) -> Iterator[tuple[int, dict[str, 
                 elif raw.startswith((b"\xff\xfe", b"\xfe\xff")):
                     problems.add(path, None, "file is UTF-16; expected UTF-8 JSON lines (skipped)")
                     return
-            if not raw.strip():
+            if not raw or raw.isspace():  # not raw.strip(), which copies every line
                 continue
             try:
                 text = raw.decode("utf-8")

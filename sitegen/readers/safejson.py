@@ -37,6 +37,7 @@ NOTE_SURROGATE = "lone UTF-16 surrogate in a string; replaced with U+FFFD"
 _BRACKET_OR_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _WS = re.compile(r"[ \t\r\n]*")
+_WS_CHARS = " \t\r\n"  # "" is in it too: an empty text goes to the pattern
 _CONTAINERS = (dict, list)
 
 
@@ -64,9 +65,11 @@ _FAST = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_fl
 def loads(text: str, notes: list[str] | None = None) -> Any:
     """``json.loads`` that survives any value. Raises ValueError only for text that is
     not JSON at all (malformed, truncated); repairs are appended to ``notes``."""
-    start = _WS.match(text).end()  # type: ignore[union-attr]  # matches the empty string
+    # A line of JSON usually starts with its value and ends with it or a line break: the
+    # whitespace pattern runs only when it does not.
+    start = 0 if text[:1] not in _WS_CHARS else _WS.match(text).end()  # type: ignore[union-attr]
     value, end = raw_decode(text, start, notes)
-    if _WS.match(text, end).end() != len(text):  # type: ignore[union-attr]
+    if end != len(text) and text[end:] != "\n" and _WS.match(text, end).end() != len(text):  # type: ignore[union-attr]
         raise json.JSONDecodeError("Extra data", text, end)
     return value
 
@@ -89,7 +92,7 @@ def raw_decode(text: str, pos: int = 0, notes: list[str] | None = None) -> tuple
             value, end = _decode_pruned(text, pos, found)
         elif _has_lone_surrogate(text, pos, end):
             value = scrub_surrogates(value, found)
-    if notes is not None:
+    if found and notes is not None:
         notes.extend(dict.fromkeys(found))  # each kind of repair once
     return value, end
 
@@ -236,6 +239,8 @@ def scrub_text(text: str) -> str:
 def _has_lone_surrogate(text: str, start: int, end: int) -> bool:
     """Whether the JSON text holds a ``\\uXXXX`` escape of a surrogate that is not half of a
     pair (pairs, e.g. emoji written by Python's ``json.dumps``, decode to one character)."""
+    if text.find("\\u", start, end) < 0:  # one scan for the common text with no escape at all
+        return False
     for marker in ("\\ud", "\\uD"):
         at = text.find(marker, start, end)
         while at >= 0:

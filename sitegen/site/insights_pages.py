@@ -36,6 +36,7 @@ from sitegen.site.charts import (
     period_index,
     periods,
     strip_chart,
+    svg_marks,
 )
 from sitegen.site.urls import index_url, project_url
 from sitegen.site.view import SessionView
@@ -417,4 +418,5 @@ def register_jinja(env: Environment, site: dict[str, Any]) -> None:
     env.globals.update(
         project_url=project_url,
         session_insights=lambda view: session_insights(view, prices),
+        svg_marks=svg_marks,
     )

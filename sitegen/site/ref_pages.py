@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import SimpleNamespace
 from typing import Any
 
 from sitegen.analyze.refs import (
@@ -61,6 +62,42 @@ class _Seen:
     mentions: list[tuple[str, Mention]] = field(default_factory=list)  # (link to the event, snippet)
     more: int = 0
     archive: bool = False  # found only by the archive-wide short-SHA rule
+
+
+@dataclass(slots=True)
+class _MentionRow:
+    """One mention on a ref page (an object, not a dict: Jinja reads attributes first)."""
+
+    url: str
+    before: str
+    text: str
+    after: str
+
+
+@dataclass(slots=True)
+class _Entry:
+    """One session's part on a ref page, as the template reads it."""
+
+    session: _SessionInfo
+    worked: bool
+    archive: bool
+    mentions: list[_MentionRow]
+    more: int
+
+
+@dataclass(slots=True)
+class _Facts:
+    """What every page says of one ref, worked out once (a ref shows on its page, its
+    repository's, the index and its related refs' pages)."""
+
+    full: str
+    label: str  # within its own repository
+    label_out: str  # seen from another repository
+    kind_label: str
+    url: str
+    title: str  # the tooltip without the issue title
+    subject: str | None
+    forge: str | None
 
 
 @dataclass
@@ -119,6 +156,9 @@ class GitRefsIndex:
         self.moved: dict[RefKey, RefKey] = {}  # a working directory's ref -> the same ref of its repository
         self.moved_repos: dict[Repo, Repo] = {}
         self.jobs = aggregate_jobs(config)  # its thousands of pages render on every core
+        self.facts: dict[RefKey, _Facts] = {}
+        self.order: dict[str, int] = {}  # session -> its place in every page's list of sessions
+        self.repo_infos: dict[Repo, SimpleNamespace] = {}
 
     name = "refs"
 
@@ -242,6 +282,7 @@ class GitRefsIndex:
             problems.add("forge_url", None, error, "config")
         self.join_workdirs()
         self.resolve_candidates()
+        self._plan_facts()
         host = self.forge.default_host
         by_repo: dict[Repo, list[_RefData]] = {}
         for data in self.refs.values():
@@ -276,18 +317,46 @@ class GitRefsIndex:
         pages = []
         for old, new in self.moved.items():
             data = self.refs[new]
-            label = ref_label(new, data.full_name, None, host)
+            label = self.facts[new].label_out
             deps = tuple(sorted(data.sessions))
-            pages.append(Page(ref_url(old), "ref.html", {"moved": {"url": ref_url(new), "label": label}}, deps))
+            pages.append(
+                Page(ref_url(old), "ref.html", {"moved": SimpleNamespace(url=ref_url(new), label=label)}, deps)
+            )
         for old_repo, repo in self.moved_repos.items():
-            moved = {"url": repo_refs_url(repo), "label": repo.label(host)}
+            moved = SimpleNamespace(url=repo_refs_url(repo), label=repo.label(host))
             deps = tuple(sorted(self.scopes.get(repo, ())))
             pages.append(Page(repo_refs_url(old_repo), "ref.html", {"moved": moved}, deps))
         return pages
 
+    def _plan_facts(self) -> None:
+        """Each ref's labels, title and links, and the sessions' order, once for all pages."""
+        host = self.forge.default_host
+        for key, data in self.refs.items():
+            full = data.full_name
+            self.facts[key] = _Facts(
+                full,
+                ref_label(key, full, key.repo, host),
+                ref_label(key, full, None, host),
+                ref_kind_label(key, data.pr),
+                ref_url(key),
+                ref_title(key, full, host, data.pr),
+                self.title_of(key),
+                self.forge.url(key.repo, key.kind, full, data.pr),
+            )
+        ranked = sorted(self.sessions.values(), key=_session_order)
+        self.order = {info.id: i for i, info in enumerate(ranked)}
+
     def title_of(self, key: RefKey) -> str | None:
         said = self.titles.get(key)
         return said[1] if said else None
+
+    def _shared_repo_info(self, repo: Repo) -> SimpleNamespace:
+        """_repo_info, one per repository for all its ref pages (they only read it); attributes,
+        not a dict: Jinja looks an attribute up first, and on a dict that miss raises."""
+        info = self.repo_infos.get(repo)
+        if info is None:
+            info = self.repo_infos[repo] = SimpleNamespace(**self._repo_info(repo))
+        return info
 
     def _repo_info(self, repo: Repo) -> dict[str, Any]:
         host = self.forge.default_host
@@ -301,30 +370,28 @@ class GitRefsIndex:
             "cwds": cwds,
         }
 
-    def _row(self, data: _RefData, scope: Repo | None) -> dict[str, Any]:
-        host = self.forge.default_host
+    def _row(self, data: _RefData) -> SimpleNamespace:
+        """A ref's row on its repository's page and the index (attributes: read by two templates)."""
+        facts = self.facts[data.key]
         dates = [started for s in data.sessions if (started := self.sessions[s].started)]
-        return {
-            "kind": data.key.kind,
-            "label": ref_label(data.key, data.full_name, scope, host),
-            "title": ref_title(data.key, data.full_name, host, data.pr, self.title_of(data.key)),
-            "url": ref_url(data.key),
-            "pr": data.pr,
-            "sessions": len(data.sessions),
-            "worked": sum(1 for s in data.sessions.values() if s.worked),
-            "mentions": sum(len(s.mentions) + s.more for s in data.sessions.values()),
-            "last": max(dates) if dates else None,
-            "forge": self.forge.url(data.key.repo, data.key.kind, data.full_name, data.pr),
-            "subject": self.title_of(data.key),
-        }
+        return SimpleNamespace(
+            kind=data.key.kind,
+            label=facts.label,
+            title=ref_title(data.key, facts.full, self.forge.default_host, data.pr, facts.subject),
+            url=facts.url,
+            pr=data.pr,
+            sessions=len(data.sessions),
+            worked=sum(1 for s in data.sessions.values() if s.worked),
+            mentions=sum(len(s.mentions) + s.more for s in data.sessions.values()),
+            last=max(dates) if dates else None,
+            forge=facts.forge,
+            subject=facts.subject,
+        )
 
     def _repo_page(self, repo: Repo, refs: list[_RefData]) -> Page:
         groups = []
         for kind in KINDS:
-            rows = [
-                self._row(d, repo)
-                for d in sorted((d for d in refs if d.key.kind == kind), key=lambda d: d.key.sort_key)
-            ]
+            rows = [self._row(d) for d in sorted((d for d in refs if d.key.kind == kind), key=lambda d: d.key.sort_key)]
             if rows:
                 groups.append({"kind": kind, "label": KIND_LABELS[kind], "rows": rows})
         session_ids = set(self.scopes.get(repo, ())) | {s for d in refs for s in d.sessions}
@@ -336,56 +403,46 @@ class GitRefsIndex:
         )
 
     def _sessions_rows(self, ids: set[str]) -> list[_SessionInfo]:
-        infos = [self.sessions[s] for s in ids]
-        return sorted(infos, key=lambda i: (i.started is None, -(i.started.timestamp() if i.started else 0), i.title))
+        """Latest first (the order planned once for all sessions)."""
+        return [self.sessions[s] for s in sorted(ids, key=self.order.__getitem__)]
 
     def _ref_page(self, data: _RefData) -> Page:
         key = data.key
-        host = self.forge.default_host
-        full = data.full_name
+        facts = self.facts[key]
         entries = []
         for info in self._sessions_rows(set(data.sessions)):
             seen = data.sessions[info.id]
-            entries.append(
-                {
-                    "session": info,
-                    "worked": seen.worked,
-                    "archive": seen.archive,
-                    "mentions": [
-                        {"url": link or info.url, "before": m.before, "text": m.text, "after": m.after}
-                        for link, m in seen.mentions
-                    ],
-                    "more": seen.more,
-                }
-            )
-        related = sorted(
-            (
-                {
-                    "label": ref_label(r, self.refs[r].full_name, key.repo, host),
-                    "kind": ref_kind_label(r, self.refs[r].pr),
-                    "url": ref_url(r),
-                    "title": ref_title(r, self.refs[r].full_name, host, self.refs[r].pr),
-                    "subject": self.title_of(r),
-                }
-                for r in data.related
-                if r in self.refs
-            ),
-            key=lambda x: (x["kind"], x["label"]),
-        )
-        kind = ref_kind_label(key, data.pr)
+            mentions = [_MentionRow(link or info.url, m.before, m.text, m.after) for link, m in seen.mentions]
+            entries.append(_Entry(info, seen.worked, seen.archive, mentions, seen.more))
+        related = []
+        for r in data.related:
+            other = self.facts.get(r)
+            if other is not None:
+                label = other.label if r.repo == key.repo else other.label_out
+                related.append(
+                    SimpleNamespace(
+                        label=label, kind=other.kind_label, url=other.url, title=other.title, subject=other.subject
+                    )
+                )
+        related.sort(key=lambda x: (x.kind, x.label))
         context = {
-            "ref": {
-                "kind": key.kind,
-                "kind_label": kind,
-                "name": full,
-                "label": ref_label(key, full, key.repo, host),
-                "shas": sorted(n for n in data.names if len(n) == 40) if key.kind == "commit" else [],
-                "forge": self.forge.url(key.repo, key.kind, full, data.pr),
-                "title": ref_title(key, full, host, data.pr),
-                "subject": self.title_of(key),
-            },
-            "repo": self._repo_info(key.repo),
+            "ref": SimpleNamespace(
+                kind=key.kind,
+                kind_label=facts.kind_label,
+                name=facts.full,
+                label=facts.label,
+                shas=sorted(n for n in data.names if len(n) == 40) if key.kind == "commit" else [],
+                forge=facts.forge,
+                title=facts.title,
+                subject=facts.subject,
+            ),
+            "repo": self._shared_repo_info(key.repo),
             "entries": entries,
             "related": related,
         }
-        return Page(ref_url(key), "ref.html", context, tuple(sorted(data.sessions)))
+        return Page(facts.url, "ref.html", context, tuple(sorted(data.sessions)))
+
+
+def _session_order(info: _SessionInfo) -> tuple[bool, float, str, str]:
+    """Latest first, then by title (then id, so equal ones keep one order)."""
+    return (info.started is None, -(info.started.timestamp() if info.started else 0), info.title, info.id)

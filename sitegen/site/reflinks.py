@@ -124,8 +124,11 @@ class RefHelpers:
         if not found or not html:
             return html
         tokens, root, refs = found
+        html = str(html)
+        if not _any_token(tokens, html):
+            return Markup(html)
         replace = _replacer(tokens, root, self.forge, refs)
-        parts = _TAG_SPLIT.split(str(html))
+        parts = _TAG_SPLIT.split(html)
         in_link = 0
         for i, part in enumerate(parts):
             if i % 2:
@@ -135,7 +138,7 @@ class RefHelpers:
                 elif part[:4].lower() == "</a>":
                     in_link = max(0, in_link - 1)
                 continue
-            if part and not in_link:
+            if part and not in_link and _any_token(tokens, part):
                 parts[i] = _LINKABLE.sub(replace, part)
         return Markup("".join(parts))
 
@@ -145,12 +148,21 @@ class RefHelpers:
         if not found or not text:
             return text
         tokens, root, refs = found
-        return Markup(_LINKABLE.sub(_replacer(tokens, root, self.forge, refs), str(element_text(text))))
+        escaped = str(element_text(text))
+        if not _any_token(tokens, escaped):
+            return Markup(escaped)
+        return Markup(_LINKABLE.sub(_replacer(tokens, root, self.forge, refs), escaped))
 
 
 # Anything that could be a token extraction recorded; only recorded tokens become links.
 _LINKABLE = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+[#@][0-9a-f]+|GH-\d+|#\d+|[0-9a-f]{7,40}")
 _NOT_BEFORE = set("_#/@.&-")
+
+
+def _any_token(tokens: dict[str, RefKey], text: str) -> bool:
+    """Whether a recorded token occurs at all: only those become links, so without one
+    the text stays as it is and the costly ``_LINKABLE`` pass is skipped."""
+    return any(token in text for token in tokens)
 
 
 def _replacer(tokens: dict[str, RefKey], root: str, forge: Forge, refs: SessionRefs) -> Callable[[re.Match[str]], str]:

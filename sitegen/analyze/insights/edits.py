@@ -72,20 +72,6 @@ class _DiffTally:
         self.files.append(self.current)
         return self.current
 
-    def hunk_line(self, line: str, old_left: int, new_left: int) -> tuple[int, int]:
-        """One line inside a hunk of known lengths; returns the lines still expected on each side."""
-        tally = self.tally()
-        if line.startswith("+"):
-            tally.added += 1
-            new_left -= 1
-        elif line.startswith("-"):
-            tally.removed += 1
-            old_left -= 1
-        elif not line.startswith("\\"):
-            old_left -= 1
-            new_left -= 1
-        return old_left, new_left
-
     def loose_line(self, line: str) -> None:
         """A line outside any counted hunk: ``+`` and ``-`` lines still count."""
         tally = self.tally()
@@ -110,7 +96,7 @@ def diff_stats(diff: str, fallback: str | None = None) -> list[tuple[str | None,
         line = lines[i]
         i += 1
         if old_left > 0 or new_left > 0:  # inside a hunk with known lengths
-            old_left, new_left = files.hunk_line(line, old_left, new_left)
+            old_left, new_left, i = _rest_of_hunk(files.tally(), lines, i - 1, old_left, new_left)
             continue
         if line.startswith("--- ") and i < len(lines) and lines[i].startswith("+++ "):
             old = _header_path(line[4:], "a/")
@@ -126,6 +112,25 @@ def diff_stats(diff: str, fallback: str | None = None) -> list[tuple[str | None,
         if not line.startswith(_NOT_CONTENT):
             files.loose_line(line)
     return [(f.path, f.added, f.removed) for f in files.files]
+
+
+def _rest_of_hunk(tally: _Tally, lines: list[str], i: int, old_left: int, new_left: int) -> tuple[int, int, int]:
+    """Count the lines of a hunk of known lengths from ``i`` on, until its lengths are used up
+    (one loop, not a call per line); returns the lines still expected and where reading stopped."""
+    end = len(lines)
+    while i < end and (old_left > 0 or new_left > 0):
+        first = lines[i][:1]
+        i += 1
+        if first == "+":
+            tally.added += 1
+            new_left -= 1
+        elif first == "-":
+            tally.removed += 1
+            old_left -= 1
+        elif first != "\\":
+            old_left -= 1
+            new_left -= 1
+    return old_left, new_left, i
 
 
 def relative_path(path: str, cwd: str | None) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 from sitegen.model import Event, Kind, Session, ToolCategory
 
@@ -69,17 +70,22 @@ def timeline(session: Session) -> list[TimeSpan]:
     timed = [(aware(e.timestamp), e) for e in session.events if e.timestamp is not None]
     timed.sort(key=lambda pair: pair[0])  # stable: file order breaks ties
     spans: list[TimeSpan] = []
+    run: list[Any] = []  # the span being merged: kind, start, end, event id, label, events
     for (start, event), (end, following) in zip(timed, timed[1:]):
         if end <= start:
             continue
         kind, label = _span_kind(event, following)
         if end - start > GAP and kind in ("model", "waiting"):
             kind, label = "idle", "Pause"
-        last = spans[-1] if spans else None
-        if last and last.kind == kind and last.end == start and (kind not in _TOOL_KINDS_SET or last.label == label):
-            spans[-1] = TimeSpan(kind, last.start, end, last.event_id, last.label, last.events + 1)
+        if run and run[0] == kind and run[2] == start and (kind not in _TOOL_KINDS_SET or run[4] == label):
+            run[2] = end
+            run[5] += 1
         else:
-            spans.append(TimeSpan(kind, start, end, event.id, label))
+            if run:
+                spans.append(TimeSpan(*run))
+            run = [kind, start, end, event.id, label, 1]
+    if run:
+        spans.append(TimeSpan(*run))
     return spans
 
 

@@ -131,7 +131,7 @@ def clear_cache() -> None:
 def session_refs(session: Session, forge: Forge = DEFAULT_FORGE) -> SessionRefs:
     """extract_refs, remembered for the last session (its page and the refs
     aggregate both ask for it, one right after the other)."""
-    if _LAST.session is session and _LAST.forge == forge and _LAST.refs is not None:
+    if _LAST.session is session and (_LAST.forge is forge or _LAST.forge == forge) and _LAST.refs is not None:
         return _LAST.refs
     result = extract_refs(session, forge)
     _LAST.session, _LAST.forge, _LAST.refs = session, forge, result

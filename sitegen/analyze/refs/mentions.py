@@ -39,6 +39,10 @@ _SHA_KW_BEFORE = re.compile(
 )
 _SHA_KW_HINTS = ("ommit", "evision", "evert", "herry", "HEAD is", "git", "SHA")  # cheap test before _SHA_KW_BEFORE
 _HEX_RUN = re.compile(r"[0-9a-f]{7,40}")
+# every ASCII char to "x" (hex digit) or " ": a text without "xxxxxxx" after it has no hex run,
+# and translate plus find is several times cheaper than the regex's scan
+_HEX_MASK = str.maketrans({chr(c): "x" if chr(c) in "0123456789abcdef" else " " for c in range(128)})
+_SEVEN_HEX = "x" * 7
 _NOT_BEFORE_SHA = set("_#/.:=@$+%&-\\")
 _NOT_AFTER_SHA = set("_/-")
 _COMMIT_LINE = re.compile(
@@ -129,7 +133,6 @@ _ORDINAL_AFTER = {
 }
 _WORD_AFTER = re.compile(r"[ \t]+([A-Za-z]+)")
 _COLOUR_WORDS = re.compile(r"(?i)colou?r|background|fill|stroke|border|rgb|hex|css|style|shadow|theme")
-_FENCE = re.compile(r"(?m)^[ \t]{0,3}(?:```|~~~)")
 
 
 def scan(f: Findings, text: str, eid: str, channel: str, subs: set[str] | None = None) -> None:
@@ -140,12 +143,13 @@ def scan(f: Findings, text: str, eid: str, channel: str, subs: set[str] | None =
     if len(text) > limit:
         text = text[:limit]
     spans = TextSpans()
-    if "://" in text:
+    # a one-character test (memchr) first: most texts lack it, and a longer needle costs several times more
+    if ":" in text and "/" in text and "://" in text:
         worked = channel == GIT and bool(subs and "pr create" in subs)
         for m in FORGE_URL.finditer(text):
             if spans.take(m.start(), m.end()):
                 f.forge_url(m, text, eid, worked=worked)
-    if "\n[" in text or text.startswith("["):
+    if "[" in text and ("\n[" in text or text.startswith("[")):
         _commit_lines(f, text, eid, channel == GIT, spans)
     if "#" in text:
         _hash_numbers(f, text, eid, channel, spans)
@@ -153,7 +157,7 @@ def scan(f: Findings, text: str, eid: str, channel: str, subs: set[str] | None =
         _at_shas(f, text, eid, spans)
     if channel == TOOL:
         return  # other tool I/O: only self-describing refs (forge URLs, owner/repo#N, owner/repo@sha, [branch sha])
-    if "GH-" in text:
+    if "G" in text and "GH-" in text:
         for m in _GH.finditer(text):
             if spans.take(m.start(), m.end()):
                 f.hit(None, "issue", m.group("num"), eid, m.group(0), snippet(text, m.start(), m.end(), eid))
@@ -182,7 +186,8 @@ def _commit_lines(f: Findings, text: str, eid: str, worked: bool, spans: TextSpa
 
 def _hash_numbers(f: Findings, text: str, eid: str, channel: str, spans: TextSpans) -> None:
     """``owner/repo#123`` anywhere; a bare ``#123`` in prose after a keyword, or when nothing says it is not one."""
-    fences = _fence_spans(text) if channel == MSG and ("```" in text or "~~~" in text) else None
+    fences: list[int] | None = None
+    fences_found = False  # looked for only when a bare number needs them
     for m in HASH_NUM.finditer(text):
         s, e = m.start(), m.end()
         if (s, e) in spans:
@@ -196,17 +201,31 @@ def _hash_numbers(f: Findings, text: str, eid: str, channel: str, spans: TextSpa
             continue
         if channel == TOOL:
             continue
-        kw = _ISSUE_KW_BEFORE.search(text, max(0, s - 32), s)
+        kw = _ISSUE_KW_BEFORE.search(text, max(0, s - 32), s) if _word_ends_before(text, s) else None
         if kw:
             if spans.take(s, e):
                 pr = kw.group("kw").lower().startswith(("pr", "pull", "merge"))
                 f.hit(None, "issue", num, eid, text[s:e], snippet(text, s, e, eid), pr=pr)
             continue
         prev = text[s - 1] if s else " "
-        if prev.isalnum() or prev in _NOT_BEFORE_ISSUE or _inside(fences, s) or not _plausible_issue(text, s, num):
+        if prev.isalnum() or prev in _NOT_BEFORE_ISSUE:
+            continue
+        if not fences_found:
+            fences_found = True
+            fences = _fence_spans(text) if channel == MSG and ("```" in text or "~~~" in text) else None
+        if _inside(fences, s) or not _plausible_issue(text, s, num):
             continue
         if spans.take(s, e):
             f.hit(None, "issue", num, eid, text[s:e], snippet(text, s, e, eid))
+
+
+def _word_ends_before(text: str, end: int) -> bool:
+    """Whether a letter ends the text before ``end``, past blanks and one colon: every
+    ``_ISSUE_KW_BEFORE`` keyword ends so, and the regex search costs more than this test."""
+    window = text[max(0, end - 32) : end].rstrip()
+    if window.endswith(":"):
+        window = window[:-1].rstrip()
+    return window[-1:].isalpha()
 
 
 def _at_shas(f: Findings, text: str, eid: str, spans: TextSpans) -> None:
@@ -224,6 +243,8 @@ def _at_shas(f: Findings, text: str, eid: str, spans: TextSpans) -> None:
 def _hex_runs(f: Findings, text: str, eid: str, channel: str, spans: TextSpans) -> None:
     """Hex runs: a keyword before makes a commit; a full SHA is one unless called a digest;
     a shorter one waits for rule 4 (a SHA established elsewhere)."""
+    if _SEVEN_HEX not in text.translate(_HEX_MASK):
+        return
     for m in _HEX_RUN.finditer(text):
         s, e = m.start(), m.end()
         if (s, e) in spans:
@@ -253,10 +274,29 @@ def _has_sha_keyword(text: str, start: int, end: int) -> bool:
 
 def _fence_spans(text: str) -> list[int]:
     """Offsets where code fences open and close (alternately)."""
-    marks = [m.start() for m in _FENCE.finditer(text)]
+    marks = _fence_starts(text)
     if len(marks) % 2:
         marks.append(len(text))
     return marks
+
+
+def _fence_starts(text: str) -> list[int]:
+    """The starts of the lines that open with a fence mark after at most three spaces or tabs
+    (what ``(?m)^[ \t]{0,3}(?:```|~~~)`` matches), found with str.find: a multiline ``^``
+    regex walks every character."""
+    starts: set[int] = set()
+    for mark in ("```", "~~~"):
+        line = searched = 0  # the current line's start, known up to ``searched`` (each char looked at once)
+        at = text.find(mark)
+        while at >= 0:
+            newline = text.rfind("\n", searched, at)
+            if newline >= 0:
+                line = newline + 1
+            searched = at
+            if at - line <= 3 and not text[line:at].strip(" \t"):
+                starts.add(line)
+            at = text.find(mark, at + 1)
+    return sorted(starts)
 
 
 def _inside(spans: list[int] | None, pos: int) -> bool:

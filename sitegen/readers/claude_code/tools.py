@@ -129,11 +129,15 @@ def _use_result_facts(
     return meta
 
 
+_RESULT_META_ORDER = {key: index for index, key in enumerate(RESULT_META)}
+
+
 def _scalar_facts(extra: dict[str, Any]) -> dict[str, Any]:
     """The small scalars of RESULT_META that a result carries (durations, counts, flags)."""
     facts: dict[str, Any] = {}
-    for key in RESULT_META:
-        value = extra.get(key)
+    present = _RESULT_META_ORDER.keys() & extra.keys()  # a result holds a few of them, often none
+    for key in sorted(present, key=_RESULT_META_ORDER.__getitem__) if len(present) > 1 else present:
+        value = extra[key]
         if (
             value is True
             or (isinstance(value, (int, float)) and not isinstance(value, bool))
