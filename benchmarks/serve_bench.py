@@ -34,10 +34,14 @@ from sitegen.serve.server import PreviewState, make_server, watch_loop
 
 def wait_for_page(port: int, url: str, fire, timeout: float = 60) -> float:
     sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-    sock.sendall(b"GET /__sessite__/events HTTP/1.1\r\nHost: x\r\n\r\n")
+    # the preview answers only its own origin: the Host a browser on it would send
+    sock.sendall(b"GET /__sessite__/events HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % port)
     buffer = b""
     while b"retry:" not in buffer:
-        buffer += sock.recv(4096)
+        chunk = sock.recv(4096)
+        if not chunk:
+            raise RuntimeError(f"the event stream was refused: {buffer[:200]!r}")
+        buffer += chunk
     buffer = b""
     start = time.perf_counter()
     fire()
