@@ -213,3 +213,27 @@ def test_a_site_whose_fragments_only_look_like_secrets_in_base64_publishes(publi
     report = build(config)
     assert report.published and not report.leaks
     assert list((site / "search" / "f").rglob("*.js"))
+
+
+def test_the_background_scan_of_the_session_pages_stops_the_publish(published, monkeypatch):
+    """With two processes the session pages are scanned in a forked process while the
+    site-wide pages are written: what it finds stops the publish as the main scan's would."""
+    import sitegen.build.pipeline as pipeline
+
+    archive, site = published
+    before = _snapshot(site)
+    _plant(archive)
+    monkeypatch.setattr(worker, "Redactor", BlindToAnthropicKeys)
+    started = []
+
+    def spy(*args):
+        early = output_scan.start_early_scan(*args)
+        started.append(early)
+        return early
+
+    monkeypatch.setattr(pipeline, "start_early_scan", spy)
+    report = build(SiteConfig(archive=archive, output=site, jobs=2, cache_dir=site.parent / "cache", exports=()))
+    assert started and started[0] is not None and f"sessions/{CLAUDE}.html" in started[0].urls
+    assert not report.published
+    assert f"sessions/{CLAUDE}.html: anthropic-key (sk-ant-api03-…[61 chars])" in report.leaks
+    assert _snapshot(site) == before

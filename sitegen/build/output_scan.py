@@ -74,14 +74,21 @@ def scan_site(
     its files are not read again unless its process failed."""
     if not config.redact:
         return []
-    found_early = early.leaks() if early is not None else None
-    done = early.urls if early is not None and found_early is not None else frozenset()
-    urls = [u for u in _urls(writer, only_new) if u not in done]
-    leaks = [*(found_early or []), *_name_leaks(_detector(config), urls)]  # a kept file's name passed with it
+    urls = _urls(writer, only_new)
+    rest = [u for u in urls if u not in early.urls] if early is not None else urls
+    leaks = _scan(writer, config, rest, jobs)  # while the early scan finishes
+    if early is not None:
+        found_early = early.leaks()
+        leaks += found_early if found_early is not None else _scan(writer, config, sorted(early.urls), jobs)
+    return sorted(leaks, key=lambda leak: (not leak.name, leak.url))  # (stable: a file's findings keep their order)
+
+
+def _scan(writer: SiteWriter, config: SiteConfig, urls: list[str], jobs: int) -> list[Leak]:
+    leaks = _name_leaks(_detector(config), urls)  # a kept file's name passed with it
     files = [(url, writer.current_path(url)) for url in urls]
     for found in parallel_map(_content_leaks, _batches(files), jobs, context=config):
         leaks.extend(found)
-    return sorted(leaks, key=lambda leak: (not leak.name, leak.url))  # (stable: a file's findings keep their order)
+    return leaks
 
 
 @dataclass

@@ -360,7 +360,6 @@ class _Run:
         report = self.report
         report.changed_urls = writer.changed_urls | writer.removed_urls
         report.changed = writer.commit()
-        report.bytes_written = writer.bytes_written
         report.sizes = writer.sizes
         report.pages = len(writer.written)
         report.published = True

@@ -35,7 +35,6 @@ class BuildReport:
     excluded: int = 0  # sessions left out (exclude_sessions in sessite.toml)
     leaks: list[str] = field(default_factory=list)  # what the output scan found (then nothing was published)
     seconds: float = 0.0
-    bytes_written: int = 0
     sizes: dict[str, int] = field(default_factory=dict)  # url -> bytes of every published file
     pages: int = 0
     published: bool = False

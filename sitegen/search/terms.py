@@ -109,17 +109,14 @@ _TERMS_LIMIT = 1 << 19
 
 
 def _terms_uncached(raw: str) -> tuple[str, ...]:
-    if _ASCII_WORD.fullmatch(raw):  # the common case: a plain lower-case word
-        if not MIN_TERM <= len(raw) <= MAX_TERM or raw in STOP_WORDS:
-            return ()
-        return (stem(raw),)
-    parts = list(filter(None, raw.split("_")))
-    if raw != raw.lower():  # camelCase humps: each starts at an A-Z letter
-        parts = [p for piece in parts for p in _HUMP.split(piece) if p]
-    if parts == [raw]:
-        term = _finish(raw)
-        return (term,) if term else ()
-    return tuple(filter(None, (_finish(raw), *map(_finish_part, parts))))
+    if not _ASCII_WORD.fullmatch(raw):  # (the common case, a plain lower-case word, has no parts)
+        parts = list(filter(None, raw.split("_")))
+        if raw != raw.lower():  # camelCase humps: each starts at an A-Z letter
+            parts = [p for piece in parts for p in _HUMP.split(piece) if p]
+        if parts != [raw]:
+            return tuple(filter(None, (_finish(raw), *map(_finish_part, parts))))
+    term = _finish(raw)
+    return (term,) if term else ()
 
 
 def terms_for(raw: str) -> tuple[str, ...]:

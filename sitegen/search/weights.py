@@ -69,12 +69,11 @@ class ChunkWeights:
 
     def milli(self, field: str, idf: float, docs: Iterable[int], tfs: Iterable[int], norms: list[float]) -> list[int]:
         """lunr.py's rounded weights, in thousandths, of one term's postings in one field."""
-        k1_1, boost = self.k1 + 1, self.boost[field]
-        # lunr.py: score = idf * ((k1 + 1) * tf) / (k1 * (1 - b + b * (length / avg)) + tf); score *= boost
-        return [_thousandths(idf * (k1_1 * tf) / (norms[doc] + tf) * boost) for doc, tf in zip(docs, tfs)]
+        return [self.milli_one(field, idf, tf, norms[doc]) for doc, tf in zip(docs, tfs)]
 
     def milli_one(self, field: str, idf: float, tf: int, norm: float) -> int:
         """``milli`` of a single posting (most terms have one), without the lists."""
+        # lunr.py: score = idf * ((k1 + 1) * tf) / (k1 * (1 - b + b * (length / avg)) + tf); score *= boost
         return _thousandths(idf * ((self.k1 + 1) * tf) / (norm + tf) * self.boost[field])
 
 

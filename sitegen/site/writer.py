@@ -168,10 +168,6 @@ class SiteWriter:
         except OSError as exc:
             raise PublishError.of(f"write {self.output / url}", exc, self.output) from None
 
-    @property
-    def bytes_written(self) -> int:
-        return sum(self.sizes.values())
-
     def spool_dir(self) -> Path:
         """A private folder beside the site (same file system as the staging folder) for
         files rendered straight to disk, e.g. by worker processes; removed at commit or abort."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
 
 from sitegen.model import Event, Kind, Session, ToolCategory
 
@@ -69,24 +68,32 @@ def timeline(session: Session) -> list[TimeSpan]:
     """
     timed = [(aware(e.timestamp), e) for e in session.events if e.timestamp is not None]
     timed.sort(key=lambda pair: pair[0])  # stable: file order breaks ties
-    spans: list[TimeSpan] = []
-    run: list[Any] = []  # the span being merged: kind, start, end, event id, label, events
+    runs: list[_Run] = []
     for (start, event), (end, following) in zip(timed, timed[1:]):
         if end <= start:
             continue
         kind, label = _span_kind(event, following)
         if end - start > GAP and kind in ("model", "waiting"):
             kind, label = "idle", "Pause"
-        if run and run[0] == kind and run[2] == start and (kind not in _TOOL_KINDS_SET or run[4] == label):
-            run[2] = end
-            run[5] += 1
+        last = runs[-1] if runs else None
+        if last and last.kind == kind and last.end == start and (kind not in _TOOL_KINDS_SET or last.label == label):
+            last.end = end
+            last.events += 1
         else:
-            if run:
-                spans.append(TimeSpan(*run))
-            run = [kind, start, end, event.id, label, 1]
-    if run:
-        spans.append(TimeSpan(*run))
-    return spans
+            runs.append(_Run(kind, start, end, event.id, label))
+    return [TimeSpan(r.kind, r.start, r.end, r.event_id, r.label, r.events) for r in runs]
+
+
+@dataclass(slots=True)
+class _Run:
+    """A span while neighbours of its kind merge into it (a TimeSpan is frozen: one made per merge cost more)."""
+
+    kind: str
+    start: datetime
+    end: datetime
+    event_id: str
+    label: str
+    events: int = 1
 
 
 def time_by_kind(spans: list[TimeSpan]) -> list[tuple[str, str, float]]:
