@@ -28,6 +28,8 @@ import pytest
 from helpers import REPO, build_site, parse_html
 from search_support import StaticServer, read_views
 
+from sitegen.search import index as search_index
+from sitegen.search import item as search_item
 from sitegen.search.excerpts import EXCERPT_BUDGET, excerpts
 from sitegen.search.item import SNIPPET_CHARS, session_item
 from sitegen.search.output import session_events
@@ -323,10 +325,17 @@ def _node_snippets(node: str, site: Path, queries: list[str], top: int = 10) -> 
     return json.loads(proc.stdout)["results"]
 
 
-def test_every_top_snippet_shows_its_match_on_a_generated_archive(node, tmp_path):
+@pytest.mark.parametrize("pack", [None, 3])
+def test_every_top_snippet_shows_its_match_on_a_generated_archive(node, tmp_path, monkeypatch, pack):
+    """``pack``: events per snippet file, small so that results open at events of later packs too."""
+    if pack is not None:
+        monkeypatch.setattr(search_item, "PACK_EVENTS", pack)
+        monkeypatch.setattr(search_index, "PACK_EVENTS", pack)
     archive = gen_archive.generate(tmp_path / "archive", 60, seed=5)
     site = tmp_path / "site"
     build_site(archive, site)
+    packs = {p.stem.split("-")[1] for p in (site / "search" / "f").rglob("*.js")}
+    assert (len(packs) > 1) == (pack is not None)
     texts = " ".join(text for view in read_views(archive)[:20] for _, _, text in session_events(view)[1:])
     idents = sorted(set(re.findall(r"\b[a-z]+_[a-z]+(?:_[a-z]+)?\b", texts)))[:15]
     words = sorted(set(re.findall(r"\b[a-z]{5,}\b", texts)))[:15]

@@ -169,6 +169,9 @@ class Renderer:
             undefined=StrictUndefined,
             trim_blocks=True,
             lstrip_blocks=True,
+            # A renderer lives for one build (the preview makes a new one per rebuild): a template
+            # is read once, not stat-ed again at every page that extends or imports it.
+            auto_reload=False,
         )
         self.env.filters.update(
             markdown=markdown,

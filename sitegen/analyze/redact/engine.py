@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable
-from functools import partial
+from functools import cache, lru_cache, partial
 
 from sitegen.analyze.redact.normalize import NormalView, may_hide_secrets
 from sitegen.analyze.redact.personal import Personal
@@ -30,6 +30,19 @@ _RECENT_MAX_CHARS = 4_000_000
 _Rule = tuple[str, tuple[str, ...], re.Pattern[str] | Scan, Anchors, Check | None]
 
 __all__ = ["TextRedactor", "RedactionConfigError"]
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """A built-in rule's regex, compiled once a process: a worker makes a redactor per source, and
+    re's own cache (512 patterns) is churned by the highlighting's hundreds between two sources."""
+    return re.compile(pattern)
+
+
+@lru_cache(maxsize=8)
+def _hint_finder(hints: frozenset[str]) -> HintFinder:
+    """The prefilter for a set of hints, built once a process (it holds no state of a string)."""
+    return HintFinder(set(hints))
 
 
 class TextRedactor:
@@ -55,7 +68,7 @@ class TextRedactor:
         for spec in SHAPES if shapes_only else PATTERNS:
             anchors: Anchors = spec[3] if len(spec) > 3 else ()
             check: Check | None = spec[4] if len(spec) > 4 else None
-            rules.append((spec[0], spec[1], re.compile(spec[2]), anchors, check))
+            rules.append((spec[0], spec[1], _compiled(spec[2]), anchors, check))
         rules.extend((kind, hints, scan, (), None) for kind, hints, scan in (() if shapes_only else SCANS))
         if personal is not None:
             rules.extend((kind, hints, scan, (), None) for kind, hints, scan in personal.scans())
@@ -67,7 +80,7 @@ class TextRedactor:
         self._allow = frozenset(a for a in allow if a)
         hints = {h for r in rules for h in r[1] if h not in RUNS}
         self._runs = tuple(run for run in RUNS if any(run in r[1] for r in rules))
-        self._hints = HintFinder(hints)
+        self._hints = _hint_finder(frozenset(hints))
         self._hint_set = frozenset(hints)
         self._by_hint: dict[str, set[int]] = defaultdict(set)
         for i, rule in enumerate(rules):
