@@ -85,11 +85,20 @@
     lunr.TokenSet.prototype.toString = fixed;
   }
 
+  /* A packed index file's data: base64 of deflated JSON (snippet packs, term chunks). */
+  function inflateJson(data) {
+    var bin = atob(data), bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+    return new Response(stream).text().then(JSON.parse);
+  }
+
   function create(lunr, options) {
     options = options || {};
     if (options.patch !== false) patchTokenSet(lunr);
     var stems = Object.create(null), termCache = Object.create(null);
-    var chunks = Object.create(null);
+    var chunks = Object.create(null), inflating = Object.create(null);
+    var inflate = options.inflate || inflateJson;
     var cachedKey = null, cachedIndex = null;
 
     function stem(word) {
@@ -200,8 +209,14 @@
       return { chunks: Object.keys(ids).map(Number).sort(function (a, b) { return a - b; }), broad: broad };
     }
 
-    function addChunk(id, entries) { chunks[id] = entries; }
-    function hasChunk(id) { return id in chunks; }
+    /* A chunk file registers its terms packed (sitegen/search/item.py ``packed``): they are
+       inflated as they arrive; ``ready`` waits for the ones a query needs. */
+    function addChunk(id, entries) {
+      if (typeof entries !== "string") { chunks[id] = entries; return; }
+      inflating[id] = inflate(entries).then(function (terms) { chunks[id] = terms; delete inflating[id]; });
+    }
+    function hasChunk(id) { return id in chunks || id in inflating; }
+    function ready(ids) { return Promise.all(ids.map(function (id) { return inflating[id]; })); }
 
     /* A serialized lunr index holding exactly the terms of these chunks. Each
        term keeps its global lunr.py weights, and a query's score only reads
@@ -476,6 +491,7 @@
       plan: plan,
       addChunk: addChunk,
       hasChunk: hasChunk,
+      ready: ready,
       serialize: serialize,
       buildIndex: buildIndex,
       search: search,
@@ -485,5 +501,5 @@
     };
   }
 
-  return { create: create, patchTokenSet: patchTokenSet, tokenParts: tokenParts, rawTokens: rawTokens };
+  return { create: create, inflateJson: inflateJson, patchTokenSet: patchTokenSet, tokenParts: tokenParts, rawTokens: rawTokens };
 });

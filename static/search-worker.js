@@ -14,13 +14,17 @@ self.sessiteSearch = {
 
 self.onmessage = function (ev) {
   var job = ev.data;
+  function failed(err) { self.postMessage({ id: job.id, error: String(err && err.message ? err.message : err) }); }
   try {
     job.chunks.forEach(function (id) {
       if (!engine.hasChunk(id)) importScripts(job.base + "search/t/" + id + ".js");
     });
+  } catch (err) {
+    failed(err);
+    return;
+  }
+  engine.ready(job.chunks).then(function () {
     var started = Date.now(), found = engine.run(job.words, job.chunks, job.fields);
     self.postMessage({ id: job.id, results: found.results, broad: found.broad, ms: Date.now() - started });
-  } catch (err) {
-    self.postMessage({ id: job.id, error: String(err && err.message ? err.message : err) });
-  }
+  }).catch(failed);
 };

@@ -113,6 +113,8 @@
     return Promise.all(chunks.map(function (id) {
       return core.hasChunk(id) ? null : loadScript(root + "search/t/" + id + ".js");
     })).then(function () {
+      return core.ready(chunks);
+    }).then(function () {
       return new Promise(function (resolve, reject) {
         setTimeout(function () {
           try {
@@ -142,13 +144,10 @@
     return el;
   }
 
-  // A snippet pack comes as base64 of its deflated JSON (see packed_snippets in sitegen/search/item.py).
+  // A snippet pack comes as base64 of its deflated JSON (see packed in sitegen/search/item.py).
   function inflate(data) {
     if (typeof data !== "string") return Promise.resolve(data);  // already inflated (a promise) or missing
-    var bin = atob(data), bytes = new Uint8Array(bin.length);
-    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
-    return new Response(stream).text().then(JSON.parse);
+    return SessiteSearchCore.inflateJson(data);
   }
 
   function loadFragment(doc, pack) {

@@ -12,8 +12,12 @@ const path = require("path");
 const vm = require("vm");
 
 const REPO = path.resolve(__dirname, "..");
+const zlib = require("zlib");
 const lunr = require(path.join(REPO, "static/vendor/lunr/lunr.min.js"));
 const Core = require(path.join(REPO, "static/search-core.js"));
+
+/* A packed term chunk, inflated at once (the browser's inflateJson is a stream). */
+function inflateNow(data) { return JSON.parse(zlib.inflateSync(Buffer.from(data, "base64")).toString("utf8")); }
 
 function readRequest() {
   return JSON.parse(fs.readFileSync(0, "utf8"));
@@ -31,7 +35,7 @@ function siteLoader(site, core) {
   const bytes = { meta: 0, chunks: 0 };
   const sink = {
     meta: (m) => { meta = m; },
-    chunk: (id, entries) => core.addChunk(id, entries),
+    chunk: (id, entries) => core.addChunk(id, typeof entries === "string" ? inflateNow(entries) : entries),
     frag: () => {},
   };
   const metaFile = path.join(site, "search", "meta.js");

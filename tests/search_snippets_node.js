@@ -21,6 +21,9 @@ function load(file, sink) {
   vm.runInContext(fs.readFileSync(file, "utf8"), vm.createContext({ sessiteSearch: sink }), { filename: file });
 }
 
+/* A packed index file's data (sitegen/search/item.py ``packed``), inflated at once. */
+function unpack(data) { return JSON.parse(zlib.inflateSync(Buffer.from(data, "base64")).toString("utf8")); }
+
 function main() {
   const req = JSON.parse(fs.readFileSync(0, "utf8"));
   const core = require(path.resolve(req.core || path.join(REPO, "static/search-core.js"))).create(lunr);
@@ -31,7 +34,7 @@ function main() {
   const frags = {};
   const sink = {
     meta: (m) => { meta = m; },
-    chunk: (id, entries) => core.addChunk(id, entries),
+    chunk: (id, entries) => core.addChunk(id, typeof entries === "string" ? unpack(entries) : entries),
     frag: (doc, pack, data) => { frags[doc + "-" + pack] = data; },
   };
   load(path.join(req.site, "search", "meta.js"), sink);
@@ -39,7 +42,7 @@ function main() {
   function frag(doc, pack) {
     const key = doc + "-" + pack;
     if (!(key in frags)) load(path.join(req.site, "search", "f", String(Math.floor(doc / 1000)), key + ".js"), sink);
-    if (typeof frags[key] === "string") frags[key] = JSON.parse(zlib.inflateSync(Buffer.from(frags[key], "base64")).toString("utf8"));
+    if (typeof frags[key] === "string") frags[key] = unpack(frags[key]);
     return frags[key];
   }
   const out = [];

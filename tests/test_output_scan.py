@@ -21,6 +21,7 @@ from sitegen.build import build
 from sitegen.build.output_scan import scan_files
 from sitegen.cli import main
 from sitegen.config import SiteConfig
+from sitegen.search.item import fragment_url, packed, terms_url, unpacked
 
 CLAUDE = "claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34"
 SOURCE = "claude-code/-home-dev-webapp/7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34.jsonl"
@@ -178,27 +179,33 @@ def test_an_image_and_a_long_id_that_only_look_like_secrets_publish(tmp_path: Pa
     assert report.published and not report.leaks, report.leaks
     page = next((site / "sessions").glob("*.html")).read_text()
     assert image in page and f"{card_like}-dec398c07" in page
-    terms = " ".join(p.read_text() for p in (site / "search" / "t").glob("*.js"))
+    terms = " ".join(unpacked(p.read_bytes()).decode() for p in (site / "search" / "t").glob("*.js"))
     assert f'"{card_like}"' in terms
 
 
-def test_a_search_fragment_is_read_unpacked(tmp_path: Path) -> None:
-    """A snippet pack is deflated JSON in base64: the scan reads its snippets, where a
-    secret would be, and not its base64 body, which hides them and holds random runs."""
-    from sitegen.search.item import fragment_url, packed_snippets
+@pytest.mark.parametrize("kind", ["frag", "chunk"])
+def test_a_packed_search_file_is_read_unpacked(tmp_path: Path, kind: str) -> None:
+    """A snippet pack or a term chunk is deflated JSON in base64: the scan reads its strings,
+    where a secret would be, and not its base64 body, which hides them and holds random runs."""
 
-    def fragment(name: str, snippets: list[str]) -> tuple[str, Path]:
-        body = packed_snippets(json.dumps({"i": 0, "ev": [["e-1", "Prompt", s] for s in snippets]}).encode())
-        path = tmp_path / name
-        path.write_bytes(b"sessiteSearch.frag(0,0,%s);\n" % body)
-        return fragment_url(0, int(name[0])), path
+    def packed_file(number: int, texts: list[str]) -> tuple[str, Path]:
+        path = tmp_path / f"{kind}{number}.js"
+        if kind == "frag":
+            body = packed(json.dumps({"i": 0, "ev": [["e-1", "Prompt", s] for s in texts]}).encode())
+            path.write_bytes(b"sessiteSearch.frag(0,%d,%s);\n" % (number, body))
+            return fragment_url(0, number), path
+        body = packed(json.dumps([[s, [], [], [1], [1000], [0]] for s in texts]).encode())
+        path.write_bytes(b"sessiteSearch.chunk(%d,%s);\n" % (number, body))
+        return terms_url(number), path
 
     config = SiteConfig(archive=tmp_path, output=None)
-    leaks = scan_files(config, [fragment("0.js", ["clean text", f"the key\n{KEY} here"])])
-    assert [str(leak) for leak in leaks] == ["search/f/0/0-0.js: anthropic-key (sk-ant-api03-…[61 chars])"]
-    # A pattern that matches the base64 of any deflated pack (zlib's header is "eJ…" in base64)
+    url, path = packed_file(0, ["clean text", f"the key\n{KEY} here"])
+    assert KEY.encode() not in path.read_bytes()
+    leaks = scan_files(config, [(url, path)])
+    assert [str(leak) for leak in leaks] == [f"{url}: anthropic-key (sk-ant-api03-…[61 chars])"]
+    # A pattern that matches the base64 of any deflated JSON (zlib's header is "eJ…" in base64)
     probe = replace(config, redact_patterns=(("probe", r"\beJ[wxyz][A-Za-z0-9+/]{8}"),))
-    assert scan_files(probe, [fragment("1.js", ["nothing to see", "here either"])]) == []
+    assert scan_files(probe, [packed_file(1, ["nothing to see", "here either"])]) == []
 
 
 def test_a_site_whose_fragments_only_look_like_secrets_in_base64_publishes(published: tuple[Path, Path]) -> None:

@@ -18,6 +18,7 @@ from lunr.stemmer import PorterStemmer
 from search_support import read_views, run_node, write_files
 
 from sitegen.search.index import IndexState
+from sitegen.search.item import unpacked
 from sitegen.search.output import monolithic_index, session_payload
 from sitegen.search.terms import STOP_WORDS, stem, tokens, utf16_key
 from sitegen.search.weights import FIELDS, ChunkWeights, lunr_json
@@ -336,8 +337,7 @@ def _decode(state_files) -> dict:
     for url, data in state_files:
         if not url.startswith("search/t/"):
             continue
-        body = data.decode()
-        entries = json.loads(body[body.index(",") + 1 : body.rindex(")")])
+        entries = json.loads(unpacked(data))
         for term, *columns in entries:
             fields = {}
             for f, (name, _) in enumerate(FIELDS):

@@ -42,7 +42,7 @@ from sitegen.analyze.redact.findings import MARKER as REDACTED_MARKER
 from sitegen.analyze.redact.findings import mask, text_differences
 from sitegen.config import SiteConfig
 from sitegen.parallel import Forked, fork_call, parallel_map
-from sitegen.search.item import FRAGMENT_FOLDER, unpacked_fragment
+from sitegen.search.item import FRAGMENT_FOLDER, TERMS_FOLDER, unpacked
 from sitegen.site.urls import GZIP_SUFFIX, STATIC_FOLDER
 from sitegen.site.writer import MARKER, SiteWriter
 
@@ -172,7 +172,7 @@ def _text(url: str, path: Path) -> str:
             data = gzip.decompress(data)
     except (OSError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
         return f"(unreadable: {exc})"
-    text = _fragment_text(data) if url.startswith(FRAGMENT_FOLDER) else data.decode("utf-8", "replace")
+    text = _packed_text(data) if url.startswith((FRAGMENT_FOLDER, TERMS_FOLDER)) else data.decode("utf-8", "replace")
     if "data:image/" in text:
         text = IMAGE_DATA.sub("data:image ", text)  # pixels: redaction leaves them
     if url.endswith(".html"):
@@ -180,16 +180,16 @@ def _text(url: str, path: Path) -> str:
     return REDACTED_MARKER.sub(_NEUTRAL, text)  # what redaction put there is not read as a user name or a password
 
 
-def _fragment_text(data: bytes) -> str:
-    """A search fragment's snippets, one string a line: its base64 body is deflated JSON, which
-    read as it is would hide every secret and show random runs that look like keys."""
-    unpacked = unpacked_fragment(data)
-    if unpacked is None:
+def _packed_text(data: bytes) -> str:
+    """A search file's snippets or terms, one string a line: its base64 body is deflated JSON,
+    which read as it is would hide every secret and show random runs that look like keys."""
+    json_data = unpacked(data)
+    if json_data is None:
         return data.decode("utf-8", "replace")
     try:
-        pack = json.loads(unpacked)
+        pack = json.loads(json_data)
     except ValueError:
-        return unpacked.decode("utf-8", "replace")
+        return json_data.decode("utf-8", "replace")
     return "\n".join(_strings(pack))
 
 

@@ -40,7 +40,17 @@ from operator import sub
 from typing import Any, BinaryIO
 
 from sitegen.parallel import parallel_map
-from sitegen.search.item import PACK_EVENTS, RECORD, SessionItem, fragment_url, js_call, session_item
+from sitegen.search.item import (
+    PACK_EVENTS,
+    RECORD,
+    SessionItem,
+    fragment_url,
+    js_call,
+    json_bytes,
+    packed,
+    session_item,
+    terms_url,
+)
 from sitegen.search.terms import utf16_sorted
 from sitegen.search.weights import FIELDS, ChunkWeights
 
@@ -68,7 +78,10 @@ class _Encoding:
 def _encode_span(encoding: _Encoding, span: range) -> list[bytes]:
     """The chunk files numbered ``span``."""
     state, chunks, weights, norms = encoding.state, encoding.chunks, encoding.weights, encoding.norms
-    return [js_call("chunk", n, [state.encode(t, weights, norms) for t in chunks[n]]) for n in span]
+    return [
+        b"sessiteSearch.chunk(%d,%s);\n" % (n, packed(json_bytes([state.encode(t, weights, norms) for t in chunks[n]])))
+        for n in span
+    ]
 
 
 class IndexState:
@@ -151,7 +164,7 @@ class IndexState:
             number = 0
             for batch in encoded:
                 for data in batch:
-                    yield f"search/t/{number}.js", data
+                    yield terms_url(number), data
                     number += 1
             self.postings.clear()
             yield "search/meta.js", js_call("meta", self._meta([terms[0] for terms in chunks]))

@@ -25,14 +25,15 @@ from sitegen.search.terms import EVENTS_PER_POSTING, count_terms
 # few tens of kB at most (2,000 characters an event, deflated).
 PACK_EVENTS = 128
 SNIPPET_CHARS = 2_000  # text kept per event for snippets
-SNIPPET_LEVEL = 6  # zlib level of snippet packs (built in the workers; level 1 is 10% bigger)
+PACK_LEVEL = 6  # zlib level of the packed files (snippets are packed in the workers; level 1 is 10% bigger)
 RECORD = 3 + EVENTS_PER_POSTING  # integers per posting: (session, title tf, body tf, event, event, event)
 
 # (agent, project, title length, body length, terms, records, snippet pack sizes, snippet packs)
 SessionItem = tuple[str, str, int, int, list[str], array, tuple[int, ...], bytes]
 
 
-def _json(value: Any) -> bytes:
+def json_bytes(value: Any) -> bytes:
+    """Compact UTF-8 JSON, safe inside a script."""
     # no circular check: the values are fresh trees of lists, dicts and scalars (15% faster)
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), check_circular=False)
     # U+2028/2029 are valid in JSON but not in pre-2019 JavaScript string literals.
@@ -42,7 +43,7 @@ def _json(value: Any) -> bytes:
 
 def js_call(kind: str, *args: Any) -> bytes:
     """``sessiteSearch.<kind>(<json>, ...);``: data that loads by <script src>, from file:// too."""
-    return b"sessiteSearch.%s(%s);\n" % (kind.encode(), b",".join(_json(a) for a in args))
+    return b"sessiteSearch.%s(%s);\n" % (kind.encode(), b",".join(json_bytes(a) for a in args))
 
 
 def _one_line(text: str, limit: int) -> str:
@@ -50,19 +51,25 @@ def _one_line(text: str, limit: int) -> str:
 
 
 FRAGMENT_FOLDER = "search/f/"
+TERMS_FOLDER = "search/t/"
 
 
 def fragment_url(doc: int, pack: int) -> str:
     return f"{FRAGMENT_FOLDER}{doc // 1000}/{doc}-{pack}.js"
 
 
-_FRAGMENT = re.compile(rb'sessiteSearch\.frag\(\d+,\d+,"([A-Za-z0-9+/=]*)"\);\n')
+def terms_url(number: int) -> str:
+    return f"{TERMS_FOLDER}{number}.js"
 
 
-def unpacked_fragment(data: bytes) -> bytes | None:
-    """The snippet pack's JSON inside a published fragment file (``packed_snippets`` undone), for
-    whoever must read what the site holds (the build's scan for secrets); None when it is no such file."""
-    m = _FRAGMENT.fullmatch(data)
+# A packed file: its last argument is ``packed`` JSON (a snippet pack's, a term chunk's).
+_PACKED = re.compile(rb'sessiteSearch\.(?:frag\(\d+,\d+|chunk\(\d+),"([A-Za-z0-9+/=]*)"\);\n')
+
+
+def unpacked(data: bytes) -> bytes | None:
+    """The JSON inside a published snippet or term file (``packed`` undone), for whoever must
+    read what the site holds (the build's scan for secrets); None when it is no such file."""
+    m = _PACKED.fullmatch(data)
     if m is None:
         return None
     try:
@@ -91,7 +98,7 @@ def session_item(
     length, body length, terms, records, snippet sizes, snippet blob)`` where
     ``records`` holds, per term, ``RECORD`` integers ``(0, title
     tf, body tf, event, event, event)`` (-1: no event; the 0 becomes the
-    session's number) and the blob of its snippet packs (``packed_snippets``).
+    session's number) and the blob of its snippet packs (``packed``).
     """
     title_counts = count_terms(title)
     heads = [_one_line(text, SNIPPET_CHARS) for _, _, text in events]
@@ -120,7 +127,7 @@ def session_item(
             for i, (anchor, label, text) in enumerate(events[start : start + PACK_EVENTS], start)
         ]
         # packed at once: a huge session's text is held once, not twice
-        packs.append(packed_snippets(_json(dict(head, i=start, ev=ev))))
+        packs.append(packed(json_bytes(dict(head, i=start, ev=ev))))
     return (
         agent,
         project,
@@ -133,12 +140,13 @@ def session_item(
     )
 
 
-def packed_snippets(pack_json: bytes) -> bytes:
-    """A snippet pack as it is published: its JSON deflated and in base64 (a JSON string,
-    so the file stays one inert ``sessiteSearch.frag(...)`` call that loads by <script src>,
-    from file:// too). Snippets are most of the index; this makes them a third as big.
-    ``static/search.js`` inflates them with the browser's DecompressionStream."""
-    return b'"%s"' % base64.b64encode(zlib.compress(pack_json, SNIPPET_LEVEL))
+def packed(data: bytes, level: int = PACK_LEVEL) -> bytes:
+    """JSON as it is published in the index's files: deflated and in base64, as a JSON string,
+    so a file stays one inert ``sessiteSearch.<kind>(...)`` call that loads by <script src>,
+    from file:// too. Snippets and term chunks are the index; this makes them a third as big
+    (served gzipped they would shrink too, but not on disk nor from file://). The browser
+    inflates them with its DecompressionStream (``static/search-core.js``)."""
+    return b'"%s"' % base64.b64encode(zlib.compress(data, level))
 
 
 def _snippet_entry(
