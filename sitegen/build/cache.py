@@ -68,7 +68,7 @@ class BuildCache:
 def cache_key() -> str:
     """Changes with sessite's version and the versions of the libraries that shape its output."""
     libs = []
-    for name in ("jinja2", "mistune", "pygments", "lunr"):
+    for name in ("jinja2", "mistune", "pygments", "lunr", "zlib-ng"):
         try:
             libs.append(f"{name}={version(name)}")
         except PackageNotFoundError:

@@ -16,6 +16,8 @@ from array import array
 from itertools import repeat
 from typing import Any
 
+from zlib_ng import zlib_ng
+
 from sitegen.search.events import session_counts
 from sitegen.search.excerpts import excerpts
 from sitegen.search.terms import EVENTS_PER_POSTING, count_terms
@@ -145,8 +147,9 @@ def packed(data: bytes, level: int = PACK_LEVEL) -> bytes:
     so a file stays one inert ``sessiteSearch.<kind>(...)`` call that loads by <script src>,
     from file:// too. Snippets and term chunks are the index; this makes them a third as big
     (served gzipped they would shrink too, but not on disk nor from file://). The browser
-    inflates them with its DecompressionStream (``static/search-core.js``)."""
-    return b'"%s"' % base64.b64encode(zlib.compress(data, level))
+    inflates them with its DecompressionStream (``static/search-core.js``). zlib-ng makes the
+    same deflate format as zlib, as small at this level, in half the time."""
+    return b'"%s"' % base64.b64encode(zlib_ng.compress(data, level))
 
 
 def _snippet_entry(
