@@ -7,11 +7,13 @@ pytest's fixtures and hooks. pytest puts this folder on ``sys.path`` (rootdir co
 
 from __future__ import annotations
 
+import base64
 import gzip
 import html
 import os
 import re
 import shutil
+import zlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -143,13 +145,31 @@ def node_path() -> str | None:
     return os.environ.get("SESSITE_NODE") or shutil.which("node") or shutil.which("nodejs")
 
 
+_PACKED_CALL = re.compile(rb'^sessiteSearch\.\w+\([\d,]*"([A-Za-z0-9+/=]+)"\);\n$')
+
+
+def search_file_text(data: bytes) -> str:
+    """A search file as text: a packed one (snippets, term chunks: deflated JSON in base64,
+    see sitegen/search/item.py) inflated, any other as it is."""
+    m = _PACKED_CALL.match(data)
+    return zlib.decompress(base64.b64decode(m.group(1))).decode() if m else data.decode("utf-8", "replace")
+
+
+def search_text(site: Path) -> str:
+    """Everything the search index of a built site holds, unpacked."""
+    return "".join(search_file_text(p.read_bytes()) for p in sorted((site / "search").rglob("*.js")))
+
+
 def _scanned_texts(path: Path, data: bytes) -> list[str]:
     """What to scan in one file: its bytes, for HTML its visible text too (markup can split a token),
-    for gzip what it holds too (a secret must not survive compressed either), and its name."""
+    for gzip and packed search files what they hold too (a secret must not survive compressed
+    either), and its name."""
     text = data.decode("utf-8", "replace").lower()
     out = [text, path.as_posix().lower()]
     if path.suffix == ".gz":
         out.append(gzip.decompress(data).decode("utf-8", "replace").lower())
+    if path.parts[0] == "search":
+        out.append(search_file_text(data).lower())
     if path.suffix == ".html":
         out.append(html.unescape(re.sub(r"<[^>]+>", "", text)))
     return out
