@@ -37,7 +37,7 @@ class Sniff:
     is opened once, not once per format.
     """
 
-    __slots__ = ("path", "_raw", "_head", "_texts", "_is_dir", "_skeletal", "_objects")
+    __slots__ = ("path", "_raw", "_head", "_texts", "_is_dir", "_skeletal", "_objects", "_pending")
 
     def __init__(self, path: Path, skeletal: bool = False) -> None:
         self.path = path
@@ -45,7 +45,8 @@ class Sniff:
         self._raw: bytes | None = None
         self._head: bytes | None = None
         self._texts: dict[int, str] = {}
-        self._objects: list[dict[str, Any] | None] | None = None  # the head's first lines, parsed once for every reader
+        self._objects: list[dict[str, Any] | None] | None = None  # the head's lines parsed so far, for every reader
+        self._pending: Iterator[str] = iter(())  # the head's lines not parsed yet
         self._is_dir: bool | None = None
 
     @property
@@ -112,34 +113,31 @@ class Sniff:
 
     def json_lines(self, count: int = _OBJECT_LINES) -> Iterator[dict[str, Any]]:
         """The first few parseable JSON object lines (a line cut by the sniff is left out).
-        Every reader asks this of every file: the lines are parsed once, the objects shared."""
-        if count > _OBJECT_LINES:
-            return (obj for obj in self._parse_lines(count) if obj is not None)
+        Every reader asks this of every file: each line is parsed once, as far as the
+        readers ask, and the objects shared."""
         if self._objects is None:
-            self._objects = self._parse_lines(_OBJECT_LINES)
-        return (obj for obj in self._objects[:count] if obj is not None)
+            self._objects, self._pending = [], iter(self._head_lines())
+        objects = self._objects
+        while len(objects) < count:
+            line = next(self._pending, None)
+            if line is None:
+                break
+            try:
+                obj = loads(line)
+            except ValueError:
+                obj = None
+            objects.append(obj if isinstance(obj, dict) else None)
+        return (obj for obj in objects[:count] if obj is not None)
 
-    def _parse_lines(self, count: int) -> list[dict[str, Any] | None]:
-        """Each of the first ``count`` non-blank lines as an object, None where it is none."""
+    def _head_lines(self) -> list[str]:
+        """The head's non-blank lines, stripped (the last one left out when the sniff probably cut it)."""
         text = self.text()
         lines = text.split("\n")
         if len(text) >= SNIFF_BYTES:
             lines = lines[:-1]  # the last one is probably cut
             if not any(line.strip() for line in lines):
                 lines = self._lines_after_long_first()  # one value made the first line longer than the sniff
-        parsed: list[dict[str, Any] | None] = []
-        for line in lines:
-            line = line.strip()
-            if not line:
-                continue
-            if len(parsed) == count:
-                break
-            try:
-                obj = loads(line)
-            except ValueError:
-                obj = None
-            parsed.append(obj if isinstance(obj, dict) else None)
-        return parsed
+        return [stripped for line in lines if (stripped := line.strip())]
 
     def after_lines(self, count: int) -> Sniff | None:
         """This file sniffed from its ``count + 1``-th line on (None when it has no more lines):
