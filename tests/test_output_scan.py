@@ -185,8 +185,10 @@ def test_an_image_and_a_long_id_that_only_look_like_secrets_publish(tmp_path: Pa
 
 @pytest.mark.parametrize("kind", ["frag", "chunk"])
 def test_a_packed_search_file_is_read_unpacked(tmp_path: Path, kind: str) -> None:
-    """A snippet pack or a term chunk is deflated JSON in base64: the scan reads its strings,
-    where a secret would be, and not its base64 body, which hides them and holds random runs."""
+    """A snippet pack or a term chunk is deflated JSON in base64: the scan reads what it holds
+    (a snippet's text; a term, a word as the index writes it, lower case), where a secret would
+    be, and not its base64 body, which hides them and holds random runs."""
+    token = f"ghp_{alnum(36)}".lower()  # one word: a term the index could hold
 
     def packed_file(number: int, texts: list[str]) -> tuple[str, Path]:
         path = tmp_path / f"{kind}{number}.js"
@@ -199,13 +201,15 @@ def test_a_packed_search_file_is_read_unpacked(tmp_path: Path, kind: str) -> Non
         return terms_url(number), path
 
     config = SiteConfig(archive=tmp_path, output=None)
-    url, path = packed_file(0, ["clean text", f"the key\n{KEY} here"])
-    assert KEY.encode() not in path.read_bytes()
-    leaks = scan_files(config, [(url, path)])
-    assert [str(leak) for leak in leaks] == [f"{url}: anthropic-key (sk-ant-api03-…[61 chars])"]
+    secret = f"the key\n{KEY} here" if kind == "frag" else token
+    url, path = packed_file(0, ["clean", secret])
+    assert secret.encode() not in path.read_bytes()
+    leaks = [str(leak) for leak in scan_files(config, [(url, path)])]
+    expected = "anthropic-key (sk-ant-api03-…[61 chars])" if kind == "frag" else "github-token (ghp_…[36 chars])"
+    assert leaks == [f"{url}: {expected}"]
     # A pattern that matches the base64 of any deflated JSON (zlib's header is "eJ…" in base64)
     probe = replace(config, redact_patterns=(("probe", r"\beJ[wxyz][A-Za-z0-9+/]{8}"),))
-    assert scan_files(probe, [packed_file(1, ["nothing to see", "here either"])]) == []
+    assert scan_files(probe, [packed_file(1, ["nothing", "here"])]) == []
 
 
 def test_a_site_whose_fragments_only_look_like_secrets_in_base64_publishes(published: tuple[Path, Path]) -> None:

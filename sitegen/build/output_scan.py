@@ -172,7 +172,12 @@ def _text(url: str, path: Path) -> str:
             data = gzip.decompress(data)
     except (OSError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
         return f"(unreadable: {exc})"
-    text = _packed_text(data) if url.startswith((FRAGMENT_FOLDER, TERMS_FOLDER)) else data.decode("utf-8", "replace")
+    if url.startswith(FRAGMENT_FOLDER):
+        text = _snippets_text(data)
+    elif url.startswith(TERMS_FOLDER):
+        text = (unpacked(data) or data).decode("utf-8", "replace")
+    else:
+        text = data.decode("utf-8", "replace")
     if "data:image/" in text:
         text = IMAGE_DATA.sub("data:image ", text)  # pixels: redaction leaves them
     if url.endswith(".html"):
@@ -180,9 +185,11 @@ def _text(url: str, path: Path) -> str:
     return REDACTED_MARKER.sub(_NEUTRAL, text)  # what redaction put there is not read as a user name or a password
 
 
-def _packed_text(data: bytes) -> str:
-    """A search file's snippets or terms, one string a line: its base64 body is deflated JSON,
-    which read as it is would hide every secret and show random runs that look like keys."""
+def _snippets_text(data: bytes) -> str:
+    """A snippet file's strings, one a line. Its base64 body is deflated JSON, which read as it
+    is would hide every secret and show random runs that look like keys; and the JSON's escapes
+    (``\n``, ``\"``) would run into what a detector reads. (A term file is read as its JSON:
+    its strings are words, which JSON writes as they are.)"""
     json_data = unpacked(data)
     if json_data is None:
         return data.decode("utf-8", "replace")
