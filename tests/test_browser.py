@@ -71,3 +71,34 @@ def test_no_script_from_a_session_runs(tmp_path, page):
             href = link.get_attribute("href") or ""
             assert not href.strip().lower().startswith("javascript"), href
     assert dialogs == []
+
+
+# Every element's computed style, but the custom properties (--name): a sheet's variables are
+# listed on every element, used or not; where one is used, the property using it differs.
+_COMPUTED_STYLES = """() => Array.from(document.querySelectorAll("body *"), (el) => {
+  const style = getComputedStyle(el);
+  const names = Array.from(style).filter((name) => !name.startsWith("--"));
+  return el.tagName + " " + names.map((name) => name + ":" + style.getPropertyValue(name)).join(";");
+})"""
+
+
+def test_a_ref_page_needs_only_the_site_stylesheet(example_site, page):
+    """Ref pages (thousands in a big archive) link style.css alone: the highlighting and
+    insights sheets the session pages link would not change how anything on them looks."""
+    _, site = example_site
+    ref = next((site / "refs").glob("*/commit/*.html"))
+    page.goto(ref.as_uri())
+    sheets = page.evaluate("() => Array.from(document.styleSheets, (s) => s.href.split('/').pop())")
+    assert sheets == ["style.css"]
+    alone = page.evaluate(_COMPUTED_STYLES)
+    page.evaluate(
+        """() => Promise.all(["pygments.css", "insights.css"].map((name) => new Promise((done, fail) => {
+          const link = document.createElement("link");
+          Object.assign(link, { rel: "stylesheet", href: "../../../static/" + name });
+          link.onload = done;
+          link.onerror = fail;
+          document.head.append(link);
+        })))"""
+    )
+    assert page.evaluate("() => document.styleSheets.length") == 3
+    assert page.evaluate(_COMPUTED_STYLES) == alone

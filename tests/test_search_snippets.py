@@ -297,7 +297,7 @@ def _snippet_entries(site: Path) -> dict[str, list]:
         match = re.fullmatch(r'sessiteSearch\.frag\((\d+),(\d+),"([A-Za-z0-9+/=]*)"\);\n', path.read_text())
         assert match, path
         pack = json.loads(zlib.decompress(base64.b64decode(match[3])))
-        entries.update({entry[0]: entry for entry in pack["ev"] if entry[0]})
+        entries.update({entry[0]: entry for entry in pack["ev"] if entry and entry[0]})
     return entries
 
 

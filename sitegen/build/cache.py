@@ -29,8 +29,8 @@ from sitegen import __version__
 from sitegen.model import Problem
 
 # 2: SessionRecord.parts; 3: no spans for uncoloured tokens; 4: cached items live in stage packages;
-# 5: one items file per source; 6: snippet packs of 128 events
-CACHE_VERSION = 6
+# 5: one items file per source; 6: snippet packs of 128 events; 7: snippets only of events a result opens
+CACHE_VERSION = 7
 
 
 @dataclass

@@ -320,12 +320,12 @@ class GitRefsIndex:
             label = self.facts[new].label_out
             deps = tuple(sorted(data.sessions))
             pages.append(
-                Page(ref_url(old), "ref.html", {"moved": SimpleNamespace(url=ref_url(new), label=label)}, deps)
+                Page(ref_url(old), "moved.html", {"moved": SimpleNamespace(url=ref_url(new), label=label)}, deps)
             )
         for old_repo, repo in self.moved_repos.items():
             moved = SimpleNamespace(url=repo_refs_url(repo), label=repo.label(host))
             deps = tuple(sorted(self.scopes.get(repo, ())))
-            pages.append(Page(repo_refs_url(old_repo), "ref.html", {"moved": moved}, deps))
+            pages.append(Page(repo_refs_url(old_repo), "moved.html", {"moved": moved}, deps))
         return pages
 
     def _plan_facts(self) -> None:
