@@ -48,6 +48,7 @@ from sitegen.search.item import (
     js_call,
     json_bytes,
     packed,
+    packed_call,
     session_item,
     terms_url,
 )
@@ -79,7 +80,7 @@ def _encode_span(encoding: _Encoding, span: range) -> list[bytes]:
     """The chunk files numbered ``span``."""
     state, chunks, weights, norms = encoding.state, encoding.chunks, encoding.weights, encoding.norms
     return [
-        b"sessiteSearch.chunk(%d,%s);\n" % (n, packed(json_bytes([state.encode(t, weights, norms) for t in chunks[n]])))
+        packed_call("chunk", (n,), packed(json_bytes([state.encode(t, weights, norms) for t in chunks[n]])))
         for n in span
     ]
 
@@ -196,7 +197,7 @@ class IndexState:
             offset = 0
             for pack, length in enumerate(sizes):
                 body = data[offset : offset + length]  # the packed snippets; the session's number is known only here
-                yield fragment_url(doc, pack), b"sessiteSearch.frag(%d,%d,%s);\n" % (doc, pack, body)
+                yield fragment_url(doc, pack), packed_call("frag", (doc, pack), body)
                 offset += length
 
     def chunks(self) -> list[list[str]]:

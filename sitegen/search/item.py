@@ -64,6 +64,12 @@ def terms_url(number: int) -> str:
     return f"{TERMS_FOLDER}{number}.js"
 
 
+def packed_call(kind: str, numbers: tuple[int, ...], body: bytes) -> bytes:
+    """``sessiteSearch.<kind>(<numbers>,<body>);``: a snippet or term file, ``body`` being
+    ``packed`` JSON (``unpacked`` reads it back)."""
+    return b"sessiteSearch.%s(%s,%s);\n" % (kind.encode(), b",".join(b"%d" % n for n in numbers), body)
+
+
 # A packed file: its last argument is ``packed`` JSON (a snippet pack's, a term chunk's).
 _PACKED = re.compile(rb'sessiteSearch\.(?:frag\(\d+,\d+|chunk\(\d+),"([A-Za-z0-9+/=]*)"\);\n')
 
@@ -158,8 +164,8 @@ def packed(data: bytes, level: int = PACK_LEVEL) -> bytes:
 def _opened_events(columns: list[list[int]]) -> set[int]:
     """The events a result can open at or show: those the postings name, and the session
     header (where a result opens when none does). Only they need a snippet entry; the
-    others are a 0 in their pack (a result never reads them), which makes the packs,
-    most of the index, about a third smaller."""
+    others are a 0 in their pack (a result never reads them): on the 100 MB yardstick 29 %
+    of the events, and the packs go from 8.7 MB to 7.7 MB."""
     shown = {0}
     for column in columns:
         shown.update(column)
