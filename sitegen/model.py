@@ -200,8 +200,18 @@ def make_session_id(fmt: str, raw_id: str) -> str:
     slug = _UNSAFE.sub("-", f"{fmt}-{raw_id}").strip("-.")
     if slug != f"{fmt}-{raw_id}" or len(slug) > 80:
         digest = hashlib.sha1(raw_id.encode("utf-8", "surrogatepass")).hexdigest()[:10]
-        slug = f"{slug[:60].rstrip('-.')}-{digest}"
+        slug = f"{cut_slug(slug, 60)}-{digest}"
     return slug
+
+
+def cut_slug(slug: str, limit: int) -> str:
+    """A slug of at most ``limit`` characters that keeps no part of a run it cuts (see ``cut_words``)."""
+    if len(slug) <= limit:
+        return slug
+    kept = slug[:limit]
+    if slug[limit] not in "-." and kept[-1] not in "-.":
+        kept = kept[: max(kept.rfind("-"), kept.rfind(".")) + 1]
+    return kept.rstrip("-.")
 
 
 _UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
@@ -254,7 +264,7 @@ class Problems:
     def add(self, path: Path | str, line: int | None, message: str, stage: str = "read") -> None:
         """Note one problem: its message is made one printable line, whatever the input put in it."""
         if len(message) > _MESSAGE_LIMIT:  # a hostile value quoted whole would bury the rest
-            message = message[: _MESSAGE_LIMIT - 1] + "…"
+            message = cut_words(message, _MESSAGE_LIMIT)
         problem = Problem(self.display(path), line, stage, printable(message))
         self.items.append(problem)
         for listener in self.listeners:
@@ -363,4 +373,41 @@ def session_title(session: Session, limit: int = 100) -> str:
 
 def _one_line(text: str, limit: int) -> str:
     line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+    return line if len(line) <= limit else cut_words(line, limit)
+
+
+# What ends a word for ``cut_words``: white space, quotes, brackets and list punctuation, none of
+# which a credential holds (a key may hold - . / + = : _, so those do not end one).
+_WORD_TAIL = re.compile(r"[^\s\"'`()\[\]{}<>,;|]+\Z")
+_ENDS_WORD = re.compile(r"[\s\"'`()\[\]{}<>,;|]")
+
+
+def cut_words(text: str, limit: int, more: str = "…") -> str:
+    """``text`` cut to at most ``limit`` characters, ``more`` included, between words: a word the cut
+    would split is left out whole. Titles, ids and quoted values are cut before redaction runs on
+    the session; a key's first half no longer matches its rule and would be published, so the
+    cut keeps none of it."""
+    if len(text) <= limit:
+        return text
+    keep = max(limit - len(more), 0)
+    return drop_cut_word(text[:keep], text[keep : keep + 1]).rstrip() + more
+
+
+def drop_cut_word(kept: str, following: str) -> str:
+    """``kept`` less its last word when that word goes on in ``following`` (the cut splits it)."""
+    if not kept or not following or _ENDS_WORD.match(following) or _ENDS_WORD.match(kept[-1]):
+        return kept
+    tail = _WORD_TAIL.search(kept)
+    return kept[: tail.start()] if tail else kept
+
+
+def one_line(text: str, limit: int) -> str:
+    """``text`` as one line (white space folded) of at most ``limit`` characters, cut between words
+    (``cut_words``). Only so much of a long text is read as the line can need."""
+    head = text[: limit * 8 + 1]
+    if len(head) < len(text):
+        head = drop_cut_word(head, text[len(head)])
+    line = " ".join(head.split())
+    if len(head) < len(text) and len(line) < limit:
+        return line + "…" if line else "…"
+    return line if len(line) <= limit else cut_words(line, limit)

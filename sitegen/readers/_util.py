@@ -15,6 +15,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+from sitegen.model import cut_words, one_line
 from sitegen.readers.files import decode_bytes
 from sitegen.readers.safejson import loads
 
@@ -98,8 +99,7 @@ _INT_DIGITS = 19
 
 def shown(value: Any, limit: int = 60) -> str:
     """A value quoted in a problem or a title: its repr, cut to a readable length."""
-    quoted = repr(value)
-    return quoted if len(quoted) <= limit else quoted[: limit - 1] + "…"
+    return cut_words(repr(value), limit)
 
 
 def text_of(value: Any) -> str | None:
@@ -133,8 +133,7 @@ def maybe_json(value: Any) -> Any:
 
 def shorten(text: str, limit: int = 100) -> str:
     """One line of at most ``limit`` characters (whitespace folded, an ellipsis when cut)."""
-    flat = " ".join(text[: limit * 8].split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+    return one_line(text, limit)
 
 
 def project_of(cwd: str | None) -> str | None:

@@ -16,7 +16,18 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sitegen.model import Block, Event, GitRefs, Kind, Problems, Session, SourceRef, ToolCategory, make_session_id
+from sitegen.model import (
+    Block,
+    Event,
+    GitRefs,
+    Kind,
+    Problems,
+    Session,
+    SourceRef,
+    ToolCategory,
+    cut_words,
+    make_session_id,
+)
 from sitegen.readers._util import array, obj, shown, text_of
 from sitegen.readers.base import Reader, Sniff, as_text, parse_time
 from sitegen.readers.files import load_json
@@ -390,7 +401,8 @@ def _tool_fields(data: Any, text: str) -> tuple[str, Any, str | None]:
         call_id = data.get("id") or data.get("call_id") or data.get("tool_call_id") or data.get("tool_use_id")
         return str(name), args, str(call_id) if call_id else None
     # The Crush exporter writes tool calls as text starting with an emoji.
-    name = text.lstrip("🔧📋 ").split(":", 1)[0].split("\n", 1)[0][:60] or "tool"
+    name = text.lstrip("🔧📋 ").split(":", 1)[0].split("\n", 1)[0]
+    name = cut_words(name, 60) if name else "tool"
     return name, None, None
 
 

@@ -25,6 +25,8 @@ import re
 import sys
 from typing import Any
 
+from sitegen.model import cut_words
+
 # Deepest array/object nesting kept. Real sessions nest at most ~25 levels; what
 # walks values downstream (exports, redaction, rendering) stays far from Python's
 # recursion limit at this depth.
@@ -279,7 +281,7 @@ def _surrogate_unit(text: str, at: int) -> int | None:
 
 
 def _clip(literal: str, limit: int = 24) -> str:
-    return literal if len(literal) <= limit else literal[: limit - 1] + "…"
+    return cut_words(literal, limit)
 
 
 def as_text(value: Any) -> str:

@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable
 from functools import cache, lru_cache, partial
 
+from sitegen.analyze.redact.learned import Learned
 from sitegen.analyze.redact.normalize import NormalView, may_hide_secrets
 from sitegen.analyze.redact.personal import Personal
 from sitegen.analyze.redact.prefilter import HintFinder
@@ -93,8 +94,12 @@ class TextRedactor:
         self._recent_size = 0
         self._kinds: list[str] = []  # kinds replaced in the string being redacted
         self.counts: Counter[str] = Counter()
+        self.learned = Learned()  # every value replaced, to be found where no rule sees it (see Redactor)
+        self.spreading = False  # text() replaces only what was learnt (the second look at a session)
 
     def text(self, value: str) -> str:
+        if self.spreading:
+            return self.learned.replace(value, self.counts) if len(value) >= 8 else value
         if len(value) < self._min_len or (value.startswith("data:image/") and is_image_data(value)):
             return value
         short = len(value) <= _MEMO_MAX_LEN
@@ -253,6 +258,7 @@ class TextRedactor:
             out.append(text[last:start])
             out.append("~" if kind == "home" else f"[REDACTED:{kind}]")  # (a home folder in a path: see personal)
             self._kinds.append(kind)
+            self.learned.note(kind, text[start:end])
             last = end
         out.append(text[last:])
         return "".join(out)

@@ -21,7 +21,7 @@ from sitegen.analyze.redact.engine import TextRedactor
 from sitegen.analyze.redact.personal import Personal, local_home
 from sitegen.analyze.redact.pii import is_card_number
 from sitegen.analyze.redact.split import join_split_keys
-from sitegen.model import Kind, Session, ToolCategory
+from sitegen.model import Kind, Session, ToolCategory, cut_slug
 
 # Mapping keys that name a secret (see Redactor._entry), and what such a secret's value looks like.
 _SECRET_NAME = re.compile(
@@ -87,9 +87,10 @@ class Redactor(TextRedactor):
             return self._mapping(obj)
         names = _dataclass_fields(kind)
         if names is not None:
-            if kind is Session and self.personal is not None:
-                return self._personal_session(obj, names)
-            return self._dataclass(obj, names)
+            if kind is not Session or self.spreading:
+                return self._dataclass(obj, names)
+            session = self._personal_session(obj, names) if self.personal is not None else self._dataclass(obj, names)
+            return self._spread_learned(session, names) if self.learned else session
         return self._other_value(obj)
 
     def _number(self, number: int) -> int | str:
@@ -117,14 +118,16 @@ class Redactor(TextRedactor):
         for key, item in obj.items():
             red_key = self.text(key) if type(key) is str else key
             red = self.value(item)
-            if type(red) is str and type(key) is str and len(red) >= 4 and self._secret_name(key):
+            if self.spreading:
+                pass  # (the first look did the rest)
+            elif type(red) is str and type(key) is str and len(red) >= 4 and self._secret_name(key):
                 red = self._entry(key, red)
             elif self.personal is not None and type(red) is str and type(key) is str:
                 red = self._identity(key, red)
             if red is not item or red_key is not key:
                 changed = True
             out[red_key] = red
-        if out.get("kind") == "Secret" and self._kubernetes_data(out):
+        if not self.spreading and out.get("kind") == "Secret" and self._kubernetes_data(out):
             changed = True
         return out if changed else obj
 
@@ -154,7 +157,7 @@ class Redactor(TextRedactor):
             new = self.value(old)
             if new is not old:
                 changes[name] = new
-        if kind is Session and sum(self.counts.values()) > before:  # (a cut key's first part is one)
+        if kind is Session and not self.spreading and sum(self.counts.values()) > before:  # (a cut key's first part)
             redacted = changes.get("events", obj.events)
             events = join_split_keys(obj.events, redacted, self.counts)
             if events is not redacted:
@@ -164,6 +167,15 @@ class Redactor(TextRedactor):
         if kind is Session and "id" in changes:
             changes["id"] = _safe_session_id(changes["id"], obj.id)
         return replace(obj, **changes)
+
+    def _spread_learned(self, session: Session, names: tuple[str, ...]) -> Session:
+        """The session with every value a rule replaced anywhere in this source replaced wherever
+        else it stands too (the password of a ``.env`` repeated in prose): see ``learned``."""
+        self.spreading = True
+        try:
+            return self._dataclass(session, names)
+        finally:
+            self.spreading = False
 
     def _personal_session(self, session: Session, names: tuple[str, ...]) -> Session:
         """A session redacted knowing every name it shows: those its own fields show are learnt
@@ -216,6 +228,7 @@ class Redactor(TextRedactor):
         if len(value) < 8 or not _SECRET_VALUE.fullmatch(value) or value in self._allow:
             return value
         self.counts["secret-assignment"] += 1
+        self.learned.note("secret-assignment", value)
         return "[REDACTED:secret-assignment]"
 
     def _other_value(self, obj: Any) -> Any:
@@ -244,6 +257,6 @@ def _dataclass_fields(kind: type) -> tuple[str, ...] | None:
 
 def _safe_session_id(redacted: str, original: str) -> str:
     """A session id that held a secret: URL-safe again, and still unique per original id."""
-    slug = re.sub(r"[^A-Za-z0-9._]+", "-", redacted).strip("-.")[:60].rstrip("-.")
+    slug = cut_slug(re.sub(r"[^A-Za-z0-9._]+", "-", redacted).strip("-."), 60)
     digest = hashlib.sha1(original.encode("utf-8", "surrogatepass")).hexdigest()[:10]
     return f"{slug}-{digest}" if slug else f"redacted-{digest}"

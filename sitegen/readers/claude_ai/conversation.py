@@ -6,7 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from sitegen.model import Event, Kind, Problems, Session, SourceRef, make_session_id, user_words
+from sitegen.model import Event, Kind, Problems, Session, SourceRef, make_session_id, one_line, user_words
 from sitegen.readers import ledger
 from sitegen.readers._util import Ids
 from sitegen.readers.base import parse_time
@@ -189,5 +189,4 @@ def _title_from(text: str | None) -> str | None:
     words = user_words(text) if text else ""
     if not words:
         return None
-    line = " ".join(words.split())
-    return line if len(line) <= _TITLE_LEN else line[: _TITLE_LEN - 1].rstrip() + "…"
+    return one_line(words, _TITLE_LEN)

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from sitegen.model import Event, Kind, Problems
-from sitegen.readers._util import maybe_json, named, obj, text_of
+from sitegen.model import Event, Kind, Problems, cut_words
+from sitegen.readers._util import maybe_json, named, obj, shorten, text_of
 from sitegen.readers.files import iter_jsonl
 from sitegen.readers.kimi_cli.calls import tool_call, tool_result
 from sitegen.readers.kimi_cli.content import input_text, part_of
@@ -146,7 +146,7 @@ def _message(f: KimiFile, line: int, record: dict[str, Any]) -> None:
         if not text.strip() and not blocks:
             f.skip("empty user message", line=line)
             return
-        f.facts.prompt = f.facts.prompt or (text.strip()[:200] or None)
+        f.facts.prompt = f.facts.prompt or (shorten(text, 200) if text.strip() else None)
         f.put(f"ctx-{line}", None, kind=Kind.USER, text=text, blocks=tuple(blocks), line=line)
     elif role == "assistant":
         made = 0
@@ -178,7 +178,7 @@ def _message(f: KimiFile, line: int, record: dict[str, Any]) -> None:
             f"ctx-{line}",
             None,
             kind=Kind.SYSTEM,
-            title=str(role or "message")[:60],
+            title=cut_words(str(role or "message"), 60),
             text=text,
             blocks=tuple(blocks),
             line=line,

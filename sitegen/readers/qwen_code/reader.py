@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sitegen.model import GitRefs, Kind, Problems, Session
+from sitegen.model import GitRefs, Kind, Problems, Session, cut_words
 from sitegen.readers._util import text_of
 from sitegen.readers.base import Reader, Sniff, parse_time
 from sitegen.readers.platform import Platform, unique
@@ -116,7 +116,7 @@ def _unknown(f: QwenFile, line: int, record: dict[str, Any], kind: Any) -> None:
         None,
         kind=Kind.SYSTEM,
         timestamp=parse_time(record.get("timestamp")),
-        title=name[:60],
+        title=cut_words(name, 60),
         text=split(record.get("message")).text,
         line=line,
     )

@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sitegen.model import Event, Kind, Problems, ToolCategory
+from sitegen.model import Event, Kind, Problems, ToolCategory, one_line
 from sitegen.readers.base import as_text, parse_time
 from sitegen.readers.builder import SessionBuilder
 from sitegen.readers.safejson import loads
@@ -58,8 +58,7 @@ class SageSession(SessionBuilder):
 def title_from(text: str | None) -> str | None:
     if not text:
         return None
-    line = " ".join(text.split())
-    return line if len(line) <= _TITLE_LEN else line[: _TITLE_LEN - 1].rstrip() + "…"
+    return one_line(text, _TITLE_LEN)
 
 
 def message_events(
