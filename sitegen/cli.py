@@ -361,7 +361,7 @@ def discover_command(agent_dirs: tuple[str, ...], as_json: bool, verbose: bool) 
     """
 
     home = platform().home
-    problems = Problems(home)
+    problems = Problems(home, Redactor().text)
     found = [survey(loc, problems) for loc in _find_locations(agent_dirs)]
     if as_json:
         rows = [

@@ -244,8 +244,11 @@ _MESSAGE_LIMIT = 1000
 class Problems:
     """Collects problems for one build; readers call ``add``."""
 
-    def __init__(self, root: Path | None = None) -> None:
+    def __init__(self, root: Path | None = None, scrub: Callable[[str], str] | None = None) -> None:
+        """``scrub``: what a problem's text goes through before anyone sees it (the build's
+        redaction: a problem quoting a value must not print a secret on a public CI log)."""
         self.root = root
+        self.scrub = scrub
         self.items: list[Problem] = []
         # path -> lines past the read limit (readers.files.MAX_FILE_LINES), for its session's page
         self.unread_lines: dict[str, int] = {}
@@ -263,9 +266,12 @@ class Problems:
 
     def add(self, path: Path | str, line: int | None, message: str, stage: str = "read") -> None:
         """Note one problem: its message is made one printable line, whatever the input put in it."""
+        shown = self.display(path)
+        if self.scrub is not None:
+            message, shown = self.scrub(message), self.scrub(shown)
         if len(message) > _MESSAGE_LIMIT:  # a hostile value quoted whole would bury the rest
             message = cut_words(message, _MESSAGE_LIMIT)
-        problem = Problem(self.display(path), line, stage, printable(message))
+        problem = Problem(shown, line, stage, printable(message))
         self.items.append(problem)
         for listener in self.listeners:
             listener(problem)

@@ -135,3 +135,25 @@ def test_a_built_site_holds_no_part_of_a_key_cut_by_a_title(tmp_path):
     site = tmp_path / "site"
     build_site(tmp_path / "archive", site, exports=ALL_EXPORTS)
     assert scan_site(site, needles) == {}
+
+
+def test_problem_lines_never_print_a_secret(tmp_path):
+    """A problem names a file or quotes a value; the console (``--quiet`` is the Pages workflow's
+    mode, whose log is public), ``check --json`` and the preview show it: redacted like the pages."""
+    from click.testing import CliRunner
+
+    from sitegen.cli import main
+
+    key = KEYS[0][1]
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    _session_file(archive, "hello there")
+    (archive / f"notes-{key}.jsonl").write_text("not a session\n")
+    outputs = [
+        CliRunner().invoke(main, ["build", str(archive), "-o", str(tmp_path / "site"), "--quiet", "-j", "1"]).output,
+        CliRunner().invoke(main, ["check", str(archive), "--json", "-j", "1"]).output,
+    ]
+    for output in outputs:
+        assert "not a recognised session format" in output
+        assert key[:8] not in output, output
+        assert "notes-[REDACTED:github-token].jsonl" in output

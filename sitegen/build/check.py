@@ -115,7 +115,7 @@ def check(config: SiteConfig, render: bool = True) -> CheckReport:
     report = CheckReport(rendered=render and config.redact)
     redactor = Redactor.for_config(config)
     root = config.archive.resolve()
-    problems = Problems(root if root.is_dir() else root.parent)
+    problems = Problems(root if root.is_dir() else root.parent, Redactor.scrub_for(config))
     claims = discover(root, problems, include=config.include, exclude=config.exclude).claims
     report.files = len(claims)
     leave = LeaveOut.for_config(config)

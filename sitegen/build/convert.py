@@ -127,7 +127,7 @@ def _read(
     leave: LeaveOut | None = None,
 ) -> tuple[list[Session], list[Problem]]:
     """Every session in ``source`` (redacted, source paths shown relative to ``root``) and the problems met."""
-    problems = Problems(root)
+    problems = Problems(root, Redactor().text if redactor is not None else None)
     sessions: list[Session] = []
     seen: dict[str, str] = {}
     for claim in discover(source, problems, include=include, exclude=exclude).claims:

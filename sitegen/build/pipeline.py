@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from sitegen.analyze.redact import Redactor
 from sitegen.analyze.session import SessionSummary
 from sitegen.build import cache as build_cache
 from sitegen.build.cache import BuildCache, SessionRecord, SourceRecord, cached_items, source_key
@@ -136,7 +137,7 @@ class _Run:
         roots = _roots(config)
         for root in roots:
             check_output(root, output)
-        problems = Problems(_common_root(roots))
+        problems = Problems(_common_root(roots), Redactor.scrub_for(config))
         found = discover(
             roots[0] if len(roots) == 1 else roots, problems, include=config.include, exclude=config.exclude
         )

@@ -87,7 +87,7 @@ class SourceWorker:
         self.leave_out = LeaveOut.for_config(context.config)
 
     def run(self, task: SourceTask) -> SourceResult:
-        problems = Problems(task.display_root)
+        problems = Problems(task.display_root, Redactor.scrub_for(self.config))
         result = SourceResult(task.key)
         redactor = Redactor.for_config(self.config)
         reader = self.readers[task.reader]

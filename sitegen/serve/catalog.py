@@ -66,7 +66,7 @@ class Catalog:
     def _problems(self) -> Problems:
         """Problems rooted at the archive, as in the build: readers follow no symlink out of it."""
         root = self.archive.resolve()
-        return Problems(root if root.is_dir() else root.parent)
+        return Problems(root if root.is_dir() else root.parent, Redactor.scrub_for(self.config))
 
     def entries(self) -> list[CatalogEntry]:
         with self._lock:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import fields, is_dataclass, replace
 from datetime import datetime
 from enum import Enum
@@ -67,6 +67,13 @@ class Redactor(TextRedactor):
             pii=getattr(config, "redact_pii", False),
             pii_allow=getattr(config, "pii_allow", ()),
         )
+
+    @classmethod
+    def scrub_for(cls, config: Any) -> Callable[[str], str] | None:
+        """What a problem line goes through before it is printed, listed by ``check`` or shown by the
+        preview: the build's own redaction, by a redactor of its own (its counts are not the site's)."""
+        redactor = cls.for_config(config)
+        return redactor.text if redactor is not None else None
 
     def value(self, obj: Any) -> Any:
         """Redact every string inside a JSON-like value or a frozen dataclass (dict keys too).
