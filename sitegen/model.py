@@ -269,8 +269,8 @@ class Problems:
         shown = self.display(path)
         if self.scrub is not None:
             message, shown = self.scrub(message), self.scrub(shown)
-        if len(message) > _MESSAGE_LIMIT:  # a hostile value quoted whole would bury the rest
-            message = cut_words(message, _MESSAGE_LIMIT)
+        if len(message) > _MESSAGE_LIMIT:  # a hostile value quoted whole would bury the rest (scrubbed first)
+            message = message[: _MESSAGE_LIMIT - 1] + "…"
         problem = Problem(shown, line, stage, printable(message))
         self.items.append(problem)
         for listener in self.listeners:
