@@ -38,8 +38,8 @@ from functools import partial
 from pathlib import Path
 
 from sitegen.analyze.redact.engine import IMAGE_DATA, TextRedactor
-from sitegen.analyze.redact.findings import MARKER as REDACTED_MARKER
 from sitegen.analyze.redact.findings import mask, text_differences
+from sitegen.analyze.redact.markers import MARKER as REDACTED_MARKER
 from sitegen.config import SiteConfig
 from sitegen.parallel import Forked, fork_call, parallel_map
 from sitegen.search.item import FRAGMENT_FOLDER, TERMS_FOLDER, unpacked

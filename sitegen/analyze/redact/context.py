@@ -230,4 +230,11 @@ MORE_CONTEXT: tuple[RuleSpec, ...] = (
         ),
         _named_value,
     ),
+    # A registry credential in a Kubernetes Secret (base64 of a docker config holding "auth"), wherever
+    # the manifest's "kind: Secret" line stands: its key names it.
+    (
+        "docker-auth",
+        ("dockerc",),
+        r"\.docker(?:configjson|cfg)\\*[\"']?[ \t]*:[ \t]*\\*[\"']?(?P<secret>[A-Za-z0-9+/]{16,}={0,2})",
+    ),
 )

@@ -14,9 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
+from sitegen.analyze.redact.markers import MARKER, fill_holes
 from sitegen.model import Event
-
-MARKER = re.compile(r"\[REDACTED:([A-Za-z0-9][A-Za-z0-9_.\-]*)\]")
 
 # Prefixes vendors publish (a key's kind, not its secret part): a masked preview may show them.
 _PUBLIC_PREFIX = re.compile(
@@ -57,40 +56,11 @@ def text_differences(original: str, redacted: str) -> list[tuple[str, str]]:
     if not kinds:  # no marker: a home folder became ~ (personal data), or an id that held a secret was rebuilt
         before, after = _changed_stretch(original, redacted)
         return [("home" if after.startswith("~") else "id", before)]
-    values = _holes(original, literals)
+    values = fill_holes(original, literals)
     if values is None:  # the text around a secret was unescaped too (normalize.NormalView): kinds only
         return [(kind, "") for kind in kinds]
     return [(kind, value) for kind, value in zip(kinds, values) if MARKER.fullmatch(value) is None]
     # (a marker the original already held is not a new finding)
-
-
-def _holes(original: str, literals: list[str]) -> list[str] | None:
-    """What fills the gaps between ``literals`` in ``original`` (each gap taken as short as it can be,
-    left to right: one pass, no backtracking), or None when they do not line it up.
-
-    A rule may redact a stretch that holds the start of an earlier rule's marker
-    (``url: postgres://u:[REDACTED:url-password`` as a whole), which leaves that marker's
-    closing bracket behind: a literal is also looked for without its leading brackets."""
-    first, last = literals[0], literals[-1]
-    if not original.endswith(last):
-        last = last.lstrip("]")
-    if not original.startswith(first) or not original.endswith(last):
-        return None
-    pos, end = len(first), len(original) - len(last)
-    values = []
-    for literal in literals[1:-1]:
-        found = original.find(literal, pos + 1, end) if literal else pos + 1
-        if found < 0 and literal.startswith("]"):
-            literal = literal.lstrip("]")
-            found = original.find(literal, pos + 1, end) if literal else pos + 1
-        if found < 0:
-            return None
-        values.append(original[pos:found])
-        pos = found + len(literal)
-    if end <= pos:
-        return None
-    values.append(original[pos:end])
-    return values
 
 
 def _changed_stretch(original: str, redacted: str) -> tuple[str, str]:

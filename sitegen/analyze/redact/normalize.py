@@ -1,10 +1,12 @@
 """A second look at text whose secrets may be hidden by how they were written: a JSON
-``\\u0041`` escape or an escaped slash inside a key, a shell line continuation
-(backslash, newline) in the middle of one.
+``\\u0041`` escape or an escaped slash inside a key (once or twice escaped: tool output
+that is itself a JSON string), a shell line continuation (backslash, newline; or its
+escaped spellings) in the middle of one, an invisible character (zero-width space or
+joiner, soft hyphen, word joiner) inside one.
 
 ``NormalView`` is the text with those undone, and knows where each of its
 characters came from, so a secret found in the view is replaced in the text
-itself: everything outside the changed stretch stays exactly as written.
+itself: everything outside the stretches replaced stays exactly as written.
 """
 
 from __future__ import annotations
@@ -13,15 +15,24 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from sitegen.analyze.redact.markers import MARKER, hole_spans
+
 # Escapes and continuations worth undoing; an escape only when it stands for a character keys are made of.
-_HIDDEN = re.compile(r"\\\r?\n[ \t]*|\\u00([2-7][0-9a-fA-F])|\\/")
-_MAY_HIDE = re.compile(r"\\(?:u00|\r?\n|/)")
+# A continuation escaped in JSON is three backslashes and n (the backslash, then the newline), or more.
+_HIDDEN = re.compile(
+    r"\\\r?\n[ \t]*|\\{3,}n(?:[ \t]|\\+t)*|\\+u00([2-7][0-9a-fA-F])|\\+/|[\u200b-\u200d\u2060\ufeff\u00ad]"
+)
+_MAY_HIDE = re.compile(r"\\(?:u00|\r?\n|/|\\)")
+_INVISIBLE = re.compile(r"[\u200b-\u200d\u2060\ufeff\u00ad]")
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-.:~&%")
 
 
 def may_hide_secrets(text: str) -> bool:
-    """Cheap first test: one pass that stops only at backslashes (after one memchr for the first)."""
-    return "\\" in text and _MAY_HIDE.search(text) is not None
+    """Cheap first test: one pass that stops only at backslashes (after one memchr for the first),
+    and for text that is not all ASCII (one C pass) a look for invisible characters."""
+    if "\\" in text and _MAY_HIDE.search(text) is not None:
+        return True
+    return not text.isascii() and _INVISIBLE.search(text) is not None
 
 
 @dataclass(frozen=True)
@@ -41,12 +52,12 @@ class NormalView:
         size = 0
         for match in _HIDDEN.finditer(text):
             found = match.group(0)
-            if found[1] == "u":
+            if match.group(1) is not None:
                 char = chr(int(match.group(1), 16))
                 if char not in _KEY_CHARS:
                     continue
                 found = char
-            elif found == "\\/":
+            elif found.endswith("/"):
                 found = "/"
             else:
                 found = ""
@@ -87,8 +98,27 @@ class NormalView:
         return self.start_in_text(index - 1) + 1
 
     def splice(self, redacted_view: str) -> str:
-        """The text with the stretch where ``redacted_view`` differs from the view replaced by
-        that stretch of ``redacted_view``."""
+        """The text with each stretch the redaction of the view replaced (by a marker) replaced
+        there too; the rest of the text as written."""
+        pieces = MARKER.split(redacted_view)  # literal, kind, literal, kind, …, literal
+        spans = hole_spans(self.view, pieces[::2]) if len(pieces) > 1 else None
+        if spans is None:
+            return self._splice_stretch(redacted_view)
+        out: list[str] = []
+        last = 0
+        for (start, end), kind in zip(spans, pieces[1::2]):
+            start, end = self.start_in_text(start), self.end_in_text(end)
+            if start < last:
+                return self._splice_stretch(redacted_view)
+            out.append(self.text[last:start])
+            out.append(f"[REDACTED:{kind}]")
+            last = end
+        out.append(self.text[last:])
+        return "".join(out)
+
+    def _splice_stretch(self, redacted_view: str) -> str:
+        """The text with the one stretch from the first difference to the last replaced by that
+        stretch of ``redacted_view`` (when the markers cannot be lined up one by one)."""
         view = self.view
         head = _common_prefix(view, redacted_view)
         limit = min(len(view), len(redacted_view)) - head

@@ -17,6 +17,7 @@ from enum import Enum
 from pathlib import PurePath
 from typing import Any
 
+from sitegen.analyze.redact.commands import command_outputs
 from sitegen.analyze.redact.engine import TextRedactor
 from sitegen.analyze.redact.personal import Personal, local_home
 from sitegen.analyze.redact.pii import is_card_number
@@ -164,9 +165,11 @@ class Redactor(TextRedactor):
             new = self.value(old)
             if new is not old:
                 changes[name] = new
-        if kind is Session and not self.spreading and sum(self.counts.values()) > before:  # (a cut key's first part)
+        if kind is Session and not self.spreading:
             redacted = changes.get("events", obj.events)
-            events = join_split_keys(obj.events, redacted, self.counts)
+            events = command_outputs(redacted, self.counts, self.learned.note)
+            if sum(self.counts.values()) > before:  # (a cut key's first part is one)
+                events = join_split_keys(obj.events, events, self.counts)
             if events is not redacted:
                 changes["events"] = events
         if not changes:

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import re
 
+from sitegen.analyze.redact.commands import TOKEN_OUTPUT
 from sitegen.analyze.redact.context import KNOWN_CONTEXT, MORE_CONTEXT
 from sitegen.analyze.redact.pii import PII_RULE
 from sitegen.analyze.redact.scanners import SCANS
 from sitegen.analyze.redact.shapes import KNOWN_SHAPES, MORE_SHAPES
 from sitegen.analyze.redact.types import RuleSpec, ScanSpec
 
-PATTERNS: tuple[RuleSpec, ...] = (*KNOWN_SHAPES, *KNOWN_CONTEXT, PII_RULE, *MORE_SHAPES, *MORE_CONTEXT)
+PATTERNS: tuple[RuleSpec, ...] = (*KNOWN_SHAPES, *KNOWN_CONTEXT, PII_RULE, *MORE_SHAPES, *MORE_CONTEXT, TOKEN_OUTPUT)
 SHAPES: tuple[RuleSpec, ...] = (*KNOWN_SHAPES, *MORE_SHAPES)  # known by their shape alone
 
 __all__ = ["PATTERNS", "SCANS", "SHAPES", "RedactionConfigError", "compile_extra", "ScanSpec"]

@@ -9,8 +9,10 @@ substring search; a boundary check sits in a lookbehind *after* the literal
 
 from __future__ import annotations
 
-from sitegen.analyze.redact.runs import UPPER_RUN
-from sitegen.analyze.redact.types import RuleSpec
+import re
+
+from sitegen.analyze.redact.runs import HEX_RUN, UPPER_RUN
+from sitegen.analyze.redact.types import RuleSpec, Span
 
 _PRIVATE_KEY_HEAD = r"(?i:-----BEGIN[A-Z ]*PRIVATE KEY(?: BLOCK)?-----)"
 
@@ -62,6 +64,29 @@ KNOWN_SHAPES: tuple[RuleSpec, ...] = (
 )
 
 _END = r"(?![A-Za-z0-9])"
+_GLUED_KINDS = {
+    "gh": "github-token",
+    "gl": "gitlab-token",
+    "AI": "google-api-key",
+    "np": "npm-token",
+    "sk": "anthropic-key",
+    "xo": "slack-token",
+    "hf": "huggingface-token",
+}
+_RANDOM_BODY = re.compile(r"(?=[^_\-]*?[0-9])(?=[^_\-]*?[A-Z])(?=[^_\-]*?[a-z])|(?=.*[0-9]).{20}")
+
+
+def glued_key(match: re.Match[str]) -> list[Span]:
+    """A key glued after word characters: the prefix's rule skipped it, this one takes it when its
+    body looks random (a digit and both cases, or a digit in a long run), not a name."""
+    start = match.start()
+    if start == 0 or not (match.string[start - 1].isalnum() or match.string[start - 1] == "_"):
+        return []  # (standing alone: the prefix's own rule decides)
+    body = match.group(0).split("_", 1)[-1] if match.group(0)[:2] in ("gh", "np", "hf") else match.group(0)[4:]
+    if _RANDOM_BODY.match(body) is None:
+        return []
+    return [(_GLUED_KINDS[match.group(0)[:2]], *match.span())]
+
 
 # Shapes added for what people paste into agent sessions (issue 16).
 MORE_SHAPES: tuple[RuleSpec, ...] = (
@@ -89,8 +114,15 @@ MORE_SHAPES: tuple[RuleSpec, ...] = (
     (
         "telegram-bot-token",
         (":aa",),
-        r"(?<![0-9])[0-9]{8,10}:AA[0-9A-Za-z_\-]{33}(?![0-9A-Za-z_\-])",
+        r"(?<![0-9])[0-9]{8,10}:AA[0-9A-Za-z_\-]{30,40}(?![0-9A-Za-z_\-])",
         ((":aa", (-8, -9, -10)),),
+    ),
+    # Twilio's account SID beside its auth token, where no "twilio" names them: Client("AC…", "…").
+    (
+        "twilio-key",
+        (HEX_RUN,),
+        r"AC(?<![A-Za-z0-9_]AC)(?P<secret>[0-9a-f]{32})" + _END + r"[\"']?[ \t]*[:,][ \t]*[\"']?"
+        r"(?P<secret2>[0-9a-f]{32})" + _END,
     ),
     ("groq-key", ("gsk_",), r"gsk_(?<![A-Za-z0-9_]gsk_)[A-Za-z0-9]{48,}"),
     ("xai-key", ("xai-",), r"xai-(?<![A-Za-z0-9_]xai-)[A-Za-z0-9]{60,}"),
@@ -131,5 +163,24 @@ MORE_SHAPES: tuple[RuleSpec, ...] = (
         ("private-lines",),
         r"Private-Lines:[ \t]*[0-9]+(?:(?:\s|\\[nrt])+(?:[0-9]+(?:\u2192|\t))?(?!Private-)[A-Za-z0-9+/=]{4,})*"
         r"(?:(?:\s|\\[nrt])+(?:[0-9]+(?:\u2192|\t))?Private-(?:MAC|Hash):[ \t]*[0-9a-fA-F]+)?",
+    ),
+    # The keys above glued to an identifier (mcp__ghp_…__run, Typeghp_…), which their own rules leave
+    # alone so that a name holding a prefix is not taken for a key: here the body must look random.
+    (
+        "glued-key",
+        ("gh", "glpat-", "aiza", "npm_", "sk-ant-", "xox", "hf_"),
+        r"(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255}|glpat-[A-Za-z0-9_\-]{20,}"
+        r"|AIza[0-9A-Za-z_\-]{35}|npm_[A-Za-z0-9]{36}|sk-ant-[A-Za-z0-9]{2,12}-[A-Za-z0-9_\-]{20,}"
+        r"|xox[abposrce]-[0-9]+-[A-Za-z0-9-]{10,}|hf_[A-Za-z0-9]{30,})",
+        (
+            ("gh", (0,), "pousri"),
+            ("glpat-", (0,)),
+            ("aiza", (0,)),
+            ("npm_", (0,)),
+            ("sk-ant-", (0,)),
+            ("xox", (0,)),
+            ("hf_", (0,)),
+        ),
+        glued_key,
     ),
 )

@@ -1,0 +1,102 @@
+"""Secrets hidden by how they were written, or known only by what stands beside them.
+
+Tool output is often a JSON string itself (escaped once or twice), a key may hold a
+``\\u0041`` escape, a shell line continuation or an invisible character, or be glued
+to an identifier; some credentials have no shape and are known by their neighbours:
+a Twilio token beside its SID, a bot token in a Telegram URL, a registry credential
+in a ``.dockerconfigjson``, the line a token-printing command prints.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from secret_fakes import alnum, b64, hexs, uuid
+
+from sitegen.analyze.redact import Redactor
+from sitegen.model import Event, Kind, Session, SourceRef
+
+GHP = "ghp_" + alnum(36)
+MAILGUN = "key-" + hexs(32)
+COOKIE = alnum(40)
+UUID = uuid()
+TWILIO_SID, TWILIO_TOKEN = "AC" + hexs(32), hexs(32)
+TELEGRAM = "7012345678:AA" + alnum(34)  # one character longer than the textbook token
+DOCKER = b64(90)
+
+
+def _in_json(text: str) -> str:
+    """Text that is itself a JSON string (a tool's output as some agents store it)."""
+    return json.dumps({"output": text})
+
+
+CASES = {
+    "mailgun after api: in escaped JSON": (_in_json(f"curl --user 'api:{MAILGUN}' https://x.io\nok"), MAILGUN),
+    "curl -b cookie in escaped JSON": (_in_json(f"curl -b 'SESSION={COOKIE}' https://x.io\n200"), COOKIE),
+    "\\u0041 escape in escaped JSON": (_in_json(GHP[:10] + "\\u0041" + GHP[11:]), GHP[11:]),
+    "\\u0041 escape": (GHP[:10] + "\\u0041" + GHP[11:], GHP[11:]),
+    "line continuation in escaped JSON": (_in_json("export T=" + GHP[:20] + "\\\n" + GHP[20:]), GHP[20:]),
+    "line continuation twice escaped": (json.dumps(_in_json("export T=" + GHP[:20] + "\\\n" + GHP[20:])), GHP[20:]),
+    "zero-width joiner": (GHP[:12] + "\u200d" + GHP[12:], GHP[12:]),
+    "soft hyphen": (GHP[:12] + "\u00ad" + GHP[12:], GHP[12:]),
+    "glued after mcp__": (f"mcp__{GHP}__run", GHP[4:]),
+    "glued after a word": (f"Type{GHP}", GHP[4:]),
+    "npm _authToken uuid": (f"//registry.npmjs.org/:_authToken={UUID}", UUID),
+    "heroku auth:token pasted": (f"$ heroku auth:token\n{UUID}\n$ ls", UUID),
+    "twilio SID and token in code": (f"client = Client('{TWILIO_SID}', '{TWILIO_TOKEN}')", TWILIO_TOKEN),
+    "telegram token in a URL path": (f"curl https://api.telegram.org/bot{TELEGRAM}/sendMessage", TELEGRAM[12:]),
+    "dockerconfigjson": (f"data:\n  .dockerconfigjson: {DOCKER}\ntype: kubernetes.io/dockerconfigjson", DOCKER),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_hidden_secret_is_found(name):
+    text, secret = CASES[name]
+    out = Redactor().text(text)
+    assert secret not in out and secret[:12] not in out, out
+    assert "[REDACTED:" in out
+
+
+def test_only_the_secret_changes_in_escaped_text():
+    """What the view undid around the secret stays as written: the JSON escapes, the other lines."""
+    text = _in_json(f"line one\\ttab\nexport T={GHP[:20]}\\\n{GHP[20:]}\nlast \\u00e9 line")
+    out = Redactor().text(text)
+    assert out == text.replace(GHP[:20] + "\\\\\\n" + GHP[20:], "[REDACTED:github-token]"), out
+
+
+def test_two_hidden_secrets_are_replaced_one_by_one():
+    other = "ghp_" + alnum(36)
+    text = GHP[:8] + "\u200b" + GHP[8:] + ' and a "quoted\\ttab" and ' + other[:9] + "\u00ad" + other[9:]
+    out = Redactor().text(text)
+    assert out == '[REDACTED:github-token] and a "quoted\\ttab" and [REDACTED:github-token]', out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the TypeScript type ghp_token_handler is a function",  # no random body: a name
+        "client = Client(account_sid, auth_token)",
+        "md5 " + hexs(32) + ", sha " + hexs(32),  # hex digests side by side, no SID
+        "gh auth status\nLogged in to github.com as octocat",
+    ],
+)
+def test_look_alikes_are_left_as_written(text):
+    assert Redactor().text(text) == text
+
+
+def test_the_output_of_a_token_printing_call_is_redacted():
+    """The call and its result are two events: the result is a bare UUID, known by its call."""
+    events = (
+        Event("c1", Kind.TOOL_CALL, tool_name="Bash", command="heroku auth:token", call_id="t1"),
+        Event("r1", Kind.TOOL_RESULT, text=f"{UUID}\n", call_id="t1"),
+        Event("c2", Kind.TOOL_CALL, tool_name="Bash", command="uuidgen", call_id="t2"),
+        Event("r2", Kind.TOOL_RESULT, text=f"{uuid()}\n", call_id="t2"),
+        Event("a1", Kind.ASSISTANT, text=f"Your token is {UUID}; keep it safe."),
+    )
+    session = Session("s", SourceRef(Path("s.jsonl"), "x"), "x", events)
+    redacted = Redactor().value(session)
+    assert redacted.events[1].text == "[REDACTED:command-token]\n"
+    assert redacted.events[3].text == events[3].text  # uuidgen prints no credential
+    assert UUID not in redacted.events[4].text  # the value learnt is redacted wherever else it stands
