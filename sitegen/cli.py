@@ -20,11 +20,12 @@ from sitegen.analyze.insights import price_table
 from sitegen.analyze.redact import Redactor
 from sitegen.analyze.refs import Forge
 from sitegen.build import build
-from sitegen.build.check import check
+from sitegen.build.check import CheckReport, check, pick_numbers
 from sitegen.build.convert import ConvertError, convert
 from sitegen.build.github_pages import WORKFLOW_PATH, github_pages_workflow, pages_limit_warnings
 from sitegen.build.leave_out import LeaveOut, archive_folders
 from sitegen.config import (
+    CONFIG_NAME,
     ConfigFileError,
     SiteConfig,
     check_base_url,
@@ -32,6 +33,7 @@ from sitegen.config import (
     load_config_file,
     parse_exports,
 )
+from sitegen.config_edit import add_allow_entries
 from sitegen.model import Problems
 from sitegen.readers.locations import display, find, parse_agent_dirs, platform, survey
 from sitegen.serve import serve
@@ -564,11 +566,25 @@ def _single_file_packer(settings: dict, max_size: int, redact: bool) -> SingleFi
 )
 @config_option("Settings file (default: sessite.toml at the archive's root).")
 @click.option("-j", "--jobs", type=click.IntRange(0, 64), default=0, help="Worker processes (0: one per core).")
+@click.option(
+    "--allow",
+    "allow",
+    metavar="NUMBERS|all",
+    help="Keep these findings (their numbers, e.g. 2,5-7, or all) from redaction from now on: "
+    "their digests are added to redact_allow in the settings file (never the values).",
+)
 def check_command(
-    archive: Path, as_json: bool, redact_pii: bool, quick: bool, config_file: Path | None, jobs: int
+    archive: Path,
+    as_json: bool,
+    redact_pii: bool,
+    quick: bool,
+    config_file: Path | None,
+    jobs: int,
+    allow: str | None,
 ) -> None:
-    """List what a build of ARCHIVE would redact (kind, path:line, a masked preview, counts by
-    kind) and whether the build's scan of its own output would pass; publishes nothing.
+    """List what a build of ARCHIVE would redact (kind, path:line, its line with the value
+    masked, counts by kind) and whether the build's scan of its own output would pass;
+    publishes nothing.
 
     Exits 1 when anything would be redacted or would stop a build, 0 when clean, 2 when the
     settings cannot be used.
@@ -589,7 +605,22 @@ def check_command(
             click.echo("note: redaction is off in the settings file (redact = false)", err=True)
         for line in report.lines():
             click.echo(line)
+    if allow:
+        _allow_findings(report, allow, config_file or (archive if archive.is_dir() else archive.parent) / CONFIG_NAME)
     sys.exit(0 if report.clean else 1)
+
+
+def _allow_findings(report: CheckReport, spec: str, path: Path) -> None:
+    """Add the findings ``spec`` names to ``redact_allow`` in ``path``; a bad spec is exit 2."""
+    try:
+        chosen = [report.findings[n - 1] for n in pick_numbers(spec, len(report.findings))]
+        added = add_allow_entries(
+            path, [(f.allow, f"{f.kind} {f.preview} at {f.path}:{f.line or 1}") for f in chosen if f.allow]
+        )
+    except (ValueError, OSError) as exc:
+        click.echo(f"Error: --allow: {exc}", err=True)
+        sys.exit(2)
+    click.echo(f"added {added} entr{'y' if added == 1 else 'ies'} to redact_allow in {path}", err=True)
 
 
 @main.command("init")

@@ -4,6 +4,7 @@ counts), whether its output scan would pass, exit codes, --json, and the setting
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from secret_fakes import alnum
 
 import sitegen.build.worker as worker
 from sitegen.analyze.redact import Redactor
+from sitegen.analyze.redact.allow import digest
 from sitegen.analyze.redact.findings import mask, text_differences
 from sitegen.cli import main
 
@@ -54,7 +56,10 @@ def test_planted_secrets_are_listed_with_where_and_a_masked_preview(planted):
     archive, at = planted
     result = _check(str(archive))
     assert result.exit_code == 1
-    lines = result.output.strip().splitlines()
+    listing = result.output.strip().splitlines()
+    lines = [re.sub(r"^\[\d+\] ", "", line) for line in listing if not line.startswith("      ")]
+    # Each finding is numbered, with its line below it, only the value masked (the others are markers).
+    assert f"      GH_TOKEN=[REDACTED:github-token] DB_PASSWORD=«…[{len(PASSWORD)} chars]» pytest" in "\n".join(listing)
     assert f"{SOURCE}:{at['prompt']}: anthropic-key sk-ant-api03-…[61 chars] (events[0].text)" in lines
     bash = [line for line in lines if line.startswith(f"{SOURCE}:{at['bash']}: ")]
     kinds = sorted(line.split(": ", 1)[1].split(" ", 1)[0] for line in bash)
@@ -85,7 +90,10 @@ def test_json_is_one_document_for_scripts(planted):
         "preview": "sk-ant-api03-…[61 chars]",
         "session": CLAUDE,
         "field": "events[0].text",
+        "context": key["context"],
+        "allow": digest(KEY),
     }
+    assert key["context"].startswith("use «sk-ant-api03-…[61 chars]» here. ")
     assert doc["counts"]["anthropic-key"] == 2 and sum(doc["counts"].values()) == len(doc["findings"])
     assert KEY not in result.output
 
@@ -97,6 +105,7 @@ def test_json_is_one_document_for_scripts(planted):
     "settings",
     [
         f'redact_allow = ["{KEY}", "{GHP}", "{PASSWORD}"]',
+        f'redact_allow = ["{digest(KEY)}", "{digest(GHP)}", "{digest(PASSWORD)}"]',  # (what --allow writes)
         f'exclude_sessions = ["{CLAUDE}"]',
         'hide_events = [{pattern = "^use |GH_TOKEN"}]',  # (matched on the redacted text, as the page shows it)
         'exclude = ["claude-code"]',
@@ -177,3 +186,91 @@ def test_differences_find_each_replaced_value():
 class _BlindToAnthropicKeys(Redactor):
     def text(self, value: str) -> str:
         return value if "sk-ant-" in value else super().text(value)
+
+
+def test_allow_writes_digests_and_the_next_check_and_build_keep_those_values(planted, tmp_path):
+    archive, _ = planted
+    (archive / "sessite.toml").write_text(
+        'title = "Mine"\n\n[[redact_patterns]]\nkind = "x"\npattern = "zz_[0-9]{9}"\n'
+    )
+    listing = _check(str(archive), "--quick").output.splitlines()
+    numbers = [line.split("]", 1)[0][1:] for line in listing if line.startswith("[") and "anthropic-key" in line]
+    result = _check(str(archive), "--quick", "--allow", ",".join(numbers))
+    assert result.exit_code == 1 and f"added 1 entry to redact_allow in {archive / 'sessite.toml'}" in result.output
+    settings = (archive / "sessite.toml").read_text()
+    assert KEY not in settings and digest(KEY) in settings and "anthropic-key sk-ant-api03-…[61 chars] at " in settings
+    assert settings.startswith('title = "Mine"\n') and '[[redact_patterns]]\nkind = "x"' in settings
+    again = _check(str(archive), "--quick", "--json")
+    assert "anthropic-key" not in json.loads(again.output)["counts"]
+    assert _check(str(archive), "--quick", "--allow", "all").exit_code == 1
+    assert _check(str(archive), "--quick").exit_code == 0  # every finding allowed: nothing would be redacted
+    site = tmp_path / "site"
+    result = CliRunner().invoke(main, ["build", str(archive), "-o", str(site), "-j", "1", "--quiet"])
+    assert result.exit_code == 0, result.output  # (the output scan honours the digests too)
+    assert KEY in (site / "sessions" / f"{CLAUDE}.html").read_text()
+    assert _check(str(archive), "--quick", "--allow", "99").exit_code == 2
+
+
+def test_a_sub_agent_finding_names_the_sub_agent_file_and_its_own_line(tmp_path):
+    project = tmp_path / "archive" / "proj"
+    (project / "s1" / "subagents").mkdir(parents=True)
+    env = {"sessionId": "s1", "cwd": "/srv", "version": "2.1.39"}
+    main_lines = [
+        {
+            **env,
+            "type": "user",
+            "uuid": "u1",
+            "timestamp": "2026-03-01T10:00:00Z",
+            "message": {"role": "user", "content": "review the deploy script"},
+        },
+        {
+            **env,
+            "type": "assistant",
+            "uuid": "a1",
+            "parentUuid": "u1",
+            "timestamp": "2026-03-01T10:00:01Z",
+            "message": {
+                "id": "m1",
+                "role": "assistant",
+                "model": "claude-opus-4-6",
+                "content": [
+                    {
+                        "type": "tool_use",
+                        "id": "t1",
+                        "name": "Task",
+                        "input": {"description": "Review", "prompt": "Review deploy.sh", "subagent_type": "general"},
+                    }
+                ],
+            },
+        },
+    ]
+    agent = {**env, "isSidechain": True, "agentId": "abc123"}
+    sub_lines = [
+        {
+            **agent,
+            "type": "user",
+            "uuid": "s-u1",
+            "timestamp": "2026-03-01T10:00:02Z",
+            "message": {"role": "user", "content": "Review deploy.sh"},
+        },
+        {
+            **agent,
+            "type": "assistant",
+            "uuid": "s-a1",
+            "parentUuid": "s-u1",
+            "timestamp": "2026-03-01T10:00:03Z",
+            "message": {
+                "id": "m2",
+                "role": "assistant",
+                "model": "claude-opus-4-6",
+                "content": [{"type": "text", "text": f"It exports GH_TOKEN={GHP} in line 3."}],
+            },
+        },
+    ]
+    (project / "s1.jsonl").write_text("".join(json.dumps(line) + "\n" for line in main_lines))
+    (project / "s1" / "subagents" / "agent-abc123.jsonl").write_text(
+        "".join(json.dumps(line) + "\n" for line in sub_lines)
+    )
+    doc = json.loads(_check(str(tmp_path / "archive"), "--quick", "--json").output)
+    (finding,) = [f for f in doc["findings"] if f["kind"] == "github-token"]
+    assert (finding["path"], finding["line"]) == ("proj/s1/subagents/agent-abc123.jsonl", 2), finding

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.analyze.redact import Redactor
+from sitegen.analyze.redact.allow import digest
 from sitegen.analyze.redact.findings import Difference, differences, mask
 from sitegen.build.cache import source_key
 from sitegen.build.context import BuildContext
@@ -36,11 +37,13 @@ class Finding:
     """One value a build would replace: where (the session's source and line, the field), and a masked preview."""
 
     kind: str
-    path: str
+    path: str  # the file that holds it (a sub-agent's own file, not its parent's)
     line: int | None
     preview: str
     session: str  # the id the session is published under
     field: str
+    context: str = ""  # its line, redacted, the value itself masked (findings.around)
+    allow: str = ""  # the redact_allow entry that would keep it (a digest, never the value)
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
@@ -65,8 +68,13 @@ class CheckReport:
         return Counter(f.kind for f in self.findings)
 
     def lines(self) -> list[str]:
-        """The listing: one line per finding, one per output-scan hit, then the summary."""
-        out = [str(f) for f in self.findings]
+        """The listing: each finding numbered (``--allow`` takes the numbers) with its line below it,
+        one line per output-scan hit, then the summary."""
+        out = []
+        for number, f in enumerate(self.findings, 1):
+            out.append(f"[{number}] {f}")
+            if f.context:
+                out.append(f"      {f.context}")
         out += [f"{leak} (would stop a build: redaction misses it)" for leak in self.leaks]
         out.append(self.summary())
         return out
@@ -102,6 +110,8 @@ class CheckReport:
                     "preview": f.preview,
                     "session": f.session,
                     "field": f.field,
+                    "context": f.context,
+                    "allow": f.allow,
                 }
                 for f in self.findings
             ],
@@ -152,11 +162,21 @@ def _findings(original: Session, redacted: Session, kept: Session, problems: Pro
         return
     shown = {e.id for e in walk(kept.events)}
     hidden = {id(a) for a, b in zip(walk(original.events), walk(redacted.events)) if b.id not in shown}
-    path = problems.display(original.source.path)
     for d in found:
         if id(d.event) in hidden or (d.event is None and _dropped(d.field, redacted, kept)):
             continue
-        yield Finding(d.kind, path, _line(d, original), mask(d.value), kept.id, d.field)
+        path = problems.display(_holder(original.source.path, d.source))
+        allow = digest(d.value) if d.value else ""
+        yield Finding(d.kind, path, _line(d, original), mask(d.value), kept.id, d.field, d.context, allow)
+
+
+def _holder(session_file: Path | str, source: str | None) -> Path:
+    """The file a finding is in: the session's, or a sub-agent's beside it (``source``)."""
+    path = Path(session_file)
+    if not source:
+        return path
+    own = Path(source)
+    return own if own.is_absolute() else path.parent / own
 
 
 def _dropped(name: str, redacted: Session, kept: Session) -> bool:
@@ -185,3 +205,20 @@ def _rendered_leaks(config: SiteConfig, claims: list[Claim], display_root: Path 
                 leaks.extend(scan_files(config, files))
                 discard(files)
     return leaks
+
+
+def pick_numbers(spec: str, count: int) -> list[int]:
+    """The finding numbers ``spec`` names, 1-based (``all``, ``3``, ``2,5-7``), checked against ``count``."""
+    spec = spec.strip().lower()
+    if spec == "all":
+        return list(range(1, count + 1))
+    numbers: list[int] = []
+    for part in filter(None, (p.strip() for p in spec.split(","))):
+        low, _, high = part.partition("-")
+        if not low.isdigit() or (high and not high.isdigit()):
+            raise ValueError(f"{part!r} is not a finding number or a range such as 2-5 (or all)")
+        first, last = int(low), int(high or low)
+        if not 1 <= first <= last <= count:
+            raise ValueError(f"{part!r} is outside the findings listed (1 to {count})")
+        numbers.extend(range(first, last + 1))
+    return sorted(set(numbers))

@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable
 from functools import cache, lru_cache, partial
 
+from sitegen.analyze.redact.allow import AllowList
 from sitegen.analyze.redact.learned import Learned
 from sitegen.analyze.redact.normalize import NormalView, may_hide_secrets
 from sitegen.analyze.redact.personal import Personal
@@ -78,7 +79,7 @@ class TextRedactor:
         self._rules = rules
         self._replacers = [partial(self._replace, kind=r[0]) for r in rules]
         self._checks = {r[2]: r[4] for r in rules if r[4] is not None}
-        self._allow = frozenset(a for a in allow if a)
+        self._allow = AllowList(allow)
         hints = {h for r in rules for h in r[1] if h not in RUNS}
         self._runs = tuple(run for run in RUNS if any(run in r[1] for r in rules))
         self._hints = _hint_finder(frozenset(hints))

@@ -15,7 +15,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from sitegen.analyze.redact.markers import MARKER, fill_holes
-from sitegen.model import Event
+from sitegen.model import Event, Kind
 
 # Prefixes vendors publish (a key's kind, not its secret part): a masked preview may show them.
 _PUBLIC_PREFIX = re.compile(
@@ -35,6 +35,8 @@ class Difference:
     value: str
     field: str
     event: Event | None
+    source: str | None = None  # the file the event came from, when not the session's (a sub-agent's, relative)
+    context: str = ""  # the redacted line around the value, the value itself masked (see ``around``)
 
 
 def mask(value: str) -> str:
@@ -49,17 +51,39 @@ def mask(value: str) -> str:
 
 def text_differences(original: str, redacted: str) -> list[tuple[str, str]]:
     """(kind, value replaced) for each marker ``redacted`` holds that ``original`` does not."""
+    return [(kind, value) for kind, value, _ in _replaced(original, redacted)]
+
+
+_CONTEXT_CHARS = 60
+
+
+def around(redacted: str, marker: tuple[int, int], shown: str) -> str:
+    """The line of ``redacted`` that holds ``marker`` (a span), that marker shown as ``shown``, at
+    most about 60 characters either side: enough to find the value in its file, nothing more
+    of it (the other secrets on the line are markers)."""
+    start, end = marker
+    line_start = max(redacted.rfind("\n", 0, start) + 1, start - _CONTEXT_CHARS)
+    line_end = redacted.find("\n", end)
+    line_end = min(len(redacted) if line_end < 0 else line_end, end + _CONTEXT_CHARS)
+    head = ("…" if line_start > 0 and redacted[line_start - 1] != "\n" else "") + redacted[line_start:start]
+    tail = redacted[end:line_end] + ("…" if line_end < len(redacted) and redacted[line_end] != "\n" else "")
+    return " ".join(f"{head}«{shown}»{tail}".split("\r"))
+
+
+def _replaced(original: str, redacted: str) -> list[tuple[str, str, tuple[int, int]]]:
+    """(kind, value replaced, where its marker stands in ``redacted``) for each new marker."""
     if original == redacted:
         return []
-    pieces = MARKER.split(redacted)  # literal, kind, literal, kind, …, literal
-    literals, kinds = pieces[::2], pieces[1::2]
-    if not kinds:  # no marker: a home folder became ~ (personal data), or an id that held a secret was rebuilt
+    markers = list(MARKER.finditer(redacted))
+    if not markers:  # no marker: a home folder became ~ (personal data), or an id that held a secret was rebuilt
         before, after = _changed_stretch(original, redacted)
-        return [("home" if after.startswith("~") else "id", before)]
-    values = fill_holes(original, literals)
+        head = original.find(before) if before else 0
+        return [("home" if after.startswith("~") else "id", before, (head, head + len(after)))]
+    pieces = MARKER.split(redacted)  # literal, kind, literal, kind, …, literal
+    values = fill_holes(original, pieces[::2])
     if values is None:  # the text around a secret was unescaped too (normalize.NormalView): kinds only
-        return [(kind, "") for kind in kinds]
-    return [(kind, value) for kind, value in zip(kinds, values) if MARKER.fullmatch(value) is None]
+        return [(m.group(1), "", m.span()) for m in markers]
+    return [(m.group(1), value, m.span()) for m, value in zip(markers, values) if MARKER.fullmatch(value) is None]
     # (a marker the original already held is not a new finding)
 
 
@@ -75,29 +99,38 @@ def _changed_stretch(original: str, redacted: str) -> tuple[str, str]:
     return original[head : len(original) - tail], redacted[head : len(redacted) - tail]
 
 
-def differences(original: Any, redacted: Any, field: str = "", event: Event | None = None) -> Iterator[Difference]:
-    """Every value ``redacted`` (a Redactor's copy of ``original``) replaced, in walking order."""
+def differences(
+    original: Any, redacted: Any, field: str = "", event: Event | None = None, source: str | None = None
+) -> Iterator[Difference]:
+    """Every value ``redacted`` (a Redactor's copy of ``original``) replaced, in walking order.
+    A sub-agent event whose ``meta["source"]`` names a file of its own is the source of what it holds."""
     if original is redacted:
         return
     if isinstance(redacted, str):
         before = original if isinstance(original, str) else _as_text(original)
-        for kind, value in text_differences(before, redacted):
-            yield Difference(kind, value, field, event)
+        for kind, value, marker in _replaced(before, redacted):
+            yield Difference(kind, value, field, event, source, around(redacted, marker, mask(value)))
     elif isinstance(original, (list, tuple)) and isinstance(redacted, (list, tuple)):
         for i, (a, b) in enumerate(zip(original, redacted)):
-            yield from differences(a, b, f"{field}[{i}]", event)
+            yield from differences(a, b, f"{field}[{i}]", event, source)
     elif isinstance(original, dict) and isinstance(redacted, dict):
         for (key_a, a), (key_b, b) in zip(original.items(), redacted.items()):
             name = f"{field}.{key_a}" if field else str(key_a)
             if isinstance(key_a, str) and isinstance(key_b, str):
-                for kind, value in text_differences(key_a, key_b):
-                    yield Difference(kind, value, name, event)
-            yield from differences(a, b, name, event)
+                for kind, value, marker in _replaced(key_a, key_b):
+                    yield Difference(kind, value, name, event, source, around(key_b, marker, mask(value)))
+            yield from differences(a, b, name, event, source)
     elif is_dataclass(original) and type(original) is type(redacted):
         here = original if isinstance(original, Event) else event
+        if (
+            isinstance(original, Event)
+            and original.kind == Kind.SUBAGENT
+            and isinstance(original.meta.get("source"), str)
+        ):
+            source = original.meta["source"]
         for f in fields(original):
             a, b = getattr(original, f.name), getattr(redacted, f.name)
-            yield from differences(a, b, f"{field}.{f.name}" if field else f.name, here)
+            yield from differences(a, b, f"{field}.{f.name}" if field else f.name, here, source)
 
 
 def _as_text(value: Any) -> str:
