@@ -30,7 +30,11 @@ KEYS = [
     ("stripe", "sk_live_" + alnum(24), 8),
     ("google", "AIza" + alnum(35), 4),
     ("gitlab", "glpat-" + alnum(20), 6),
-    ("jwt", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0." + b64(32).rstrip("=").replace("+", "-"), 0),
+    (
+        "jwt",
+        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0." + b64(32).rstrip("=").replace("+", "-").replace("/", "_"),
+        0,
+    ),
 ]
 _CLAUDE = next(r for r in registry() if r.name == "claude_code")
 

@@ -21,7 +21,9 @@ from sitegen.analyze.redact.normalize import NormalView, may_hide_secrets
 from sitegen.analyze.redact.personal import Personal
 from sitegen.analyze.redact.prefilter import HintFinder
 from sitegen.analyze.redact.rules import PATTERNS, SCANS, SHAPES, RedactionConfigError, compile_extra
-from sitegen.analyze.redact.runs import RUNS, runs_in
+from sitegen.analyze.redact.ruleset import available as ruleset_available
+from sitegen.analyze.redact.ruleset import loosen, rule_set
+from sitegen.analyze.redact.runs import DIGIT_RUN, HEX_RUN, RUNS, UPPER_RUN, runs_in
 from sitegen.analyze.redact.types import Anchors, Check, Scan, Span
 
 _MEMO_MAX_LEN = 256  # short strings repeat (paths, names, ids): remember what they became
@@ -90,6 +92,7 @@ class TextRedactor:
                 self._by_hint[hint].add(i)
         self._always = {i for i, r in enumerate(rules) if not r[1]}
         self._always_order = sorted(self._always)
+        self._ruleset = rule_set(tuple(_prefilter_pattern(r) for r in rules)) if ruleset_available() else None
         self._memo: dict[str, tuple[str, tuple[str, ...]]] = {}
         self._recent: dict[str, tuple[str, tuple[str, ...]]] = {}  # long strings, oldest first
         self._recent_size = 0
@@ -143,13 +146,16 @@ class TextRedactor:
 
     def _redact(self, value: str) -> str:
         """Every rule that can match, in order, each on what the ones before it left."""
-        lowered = value.lower()
-        found = self._hints.found(lowered)
-        found.extend(runs_in(value, self._runs))
-        if not found and not self._always_order:
+        order = self._ruleset.candidates(value) if self._ruleset is not None else None
+        present: set[str] | None = None
+        if order is None:  # (no compiled set, or text it cannot read: the hint words say)
+            found = self._hints.found(value.lower())
+            found.extend(runs_in(value, self._runs))
+            order = sorted(self._always.union(*(self._by_hint[h] for h in found))) if found else self._always_order
+            present = set(found)
+        if not order:
             return value  # (most strings: no rule can match)
-        order = sorted(self._always.union(*(self._by_hint[h] for h in found))) if found else self._always_order
-        present = set(found)
+        lowered = value.lower()
         for i in order:
             kind, _, rule, anchors, _ = self._rules[i]
             if not isinstance(rule, re.Pattern):
@@ -273,3 +279,19 @@ def is_image_data(value: str) -> bool:
     """An image as a ``data:`` URI: its base64 body is pixels, not text. A run of it can look
     like a key (``AIza`` and 35 letters); a marker put there would only break the image."""
     return value.startswith("data:image/") and IMAGE_DATA.fullmatch(value) is not None
+
+
+# What each run hint stands for, as a pattern (see ``runs``).
+_RUN_PATTERNS = {DIGIT_RUN: r"[0-9](?:[ \-]*[0-9]){8}", UPPER_RUN: "[A-Z0-9]{20}", HEX_RUN: "[0-9a-f]{32}"}
+
+
+def _prefilter_pattern(rule: _Rule) -> str | None:
+    """What the compiled set looks for on a rule's behalf: its pattern loosened, or for a scan its
+    hint words (None: no hint, run it on every string)."""
+    kind, hints, pattern, _, _ = rule
+    if isinstance(pattern, re.Pattern):
+        return loosen(pattern.pattern)
+    if not hints:
+        return None
+    words = [_RUN_PATTERNS[h] if h in _RUN_PATTERNS else "(?i:" + re.escape(h) + ")" for h in hints]
+    return "|".join(words)

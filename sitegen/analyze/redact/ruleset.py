@@ -1,0 +1,145 @@
+"""Which rules can match a string, asked once per string of a compiled set of every rule.
+
+Most strings hold no secret. The rules' own patterns need Python's ``re``
+(lookarounds, possessive repeats), so each is loosened into a pattern RE2 takes
+(lookarounds dropped, long repeats unbounded, groups unnamed): it matches
+wherever the rule's pattern does, and more. One RE2 set of all of them answers,
+in one pass over the string in C, which rules are worth running; on real
+archives about one string in a hundred has any, where the hint words (``key``,
+``token``…) sent six strings in ten to the rules.
+
+Scans (Python functions over the whole string) give a pattern of their own, or
+their hint words. A rule RE2 cannot take is run on every string. The answer is a
+superset of the rules that match, so redaction is the same with or without the
+set; without google-re2 (or with ``SESSITE_REDACT_ENGINE=re``) the engine falls
+back to its hint words (``prefilter``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from functools import cache, lru_cache
+
+try:  # google-re2 is a dependency; a platform without its wheel falls back to the hint words
+    import re2
+except ImportError:  # pragma: no cover - exercised by SESSITE_REDACT_ENGINE=re in the tests
+    re2 = None
+
+ENGINE_VARIABLE = "SESSITE_REDACT_ENGINE"
+_LOOKAROUND_OPENERS = ("(?<=", "(?<!", "(?=", "(?!")
+
+
+def available() -> bool:
+    """Whether the compiled set is used: google-re2 installed and not turned off."""
+    return re2 is not None and os.environ.get(ENGINE_VARIABLE, "re2").lower() != "re"
+
+
+@cache
+def loosen(pattern: str) -> str:
+    """``pattern`` without what RE2 lacks, matching wherever ``pattern`` does (and more):
+    lookarounds dropped, possessive repeats made plain, repeats beyond RE2's 1,000 left
+    open, group names dropped, ``\\uXXXX`` written as RE2 writes it, ``\\Z`` as ``\\z``."""
+    out: list[str] = []
+    i, size = 0, len(pattern)
+    while i < size:
+        if pattern.startswith(_LOOKAROUND_OPENERS, i):
+            i = _group_end(pattern, i)
+            continue
+        char = pattern[i]
+        if char == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+        elif char == "[":
+            end = _class_end(pattern, i)
+            out.append(pattern[i:end])
+            i = end
+        else:
+            out.append(char)
+            i += 1
+    loose = "".join(out)
+    loose = re.sub(r"\(\?P<\w+>", "(", loose)
+    loose = re.sub(r"([}*+?])\+", r"\1", loose)  # (a possessive repeat)
+    loose = re.sub(r"\{(\d+),\d{4,}\}", r"{\1,}", loose)
+    loose = re.sub(r"\{(\d{4,})(?:,\d*)?\}", "{1000,}", loose)
+    loose = re.sub(r"\\u([0-9a-fA-F]{4})", r"\\x{\1}", loose)
+    return loose.replace("\\Z", "\\z")
+
+
+def _class_end(pattern: str, start: int) -> int:
+    """Where the character class opening at ``start`` ends (one past its ``]``)."""
+    j = start + 1
+    if j < len(pattern) and pattern[j] == "^":
+        j += 1
+    if j < len(pattern) and pattern[j] == "]":
+        j += 1
+    while j < len(pattern) and pattern[j] != "]":
+        j += 2 if pattern[j] == "\\" else 1
+    return j + 1
+
+
+def _group_end(pattern: str, start: int) -> int:
+    """One past the ``)`` closing the group that opens at ``start``."""
+    depth, j = 0, start
+    while j < len(pattern):
+        char = pattern[j]
+        if char == "\\":
+            j += 2
+            continue
+        if char == "[":
+            j = _class_end(pattern, j)
+            continue
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        j += 1
+    return j
+
+
+class RuleSet:
+    """One compiled set of the loosened rules: ``candidates(text)`` lists, in rule order, the
+    rules that can match ``text`` (None: the set could not read the text; ask the hints)."""
+
+    def __init__(self, patterns: Sequence[str | None]) -> None:
+        """``patterns``: one per rule, in rule order; None for a rule to run on every string."""
+        options = re2.Options()
+        options.log_errors = False
+        options.max_mem = 64 << 20
+        self._set = re2.Set.SearchSet(options)
+        self._ids: list[int] = []  # the set's pattern number -> the rule's
+        self.always: list[int] = []
+        for rule, pattern in enumerate(patterns):
+            if pattern is None:
+                self.always.append(rule)
+                continue
+            try:
+                self._set.Add(pattern)
+            except re2.error:
+                self.always.append(rule)
+                continue
+            self._ids.append(rule)
+        self._set.Compile()
+
+    def candidates(self, text: str) -> list[int] | None:
+        try:
+            found = self._set.Match(text)
+        except UnicodeEncodeError:  # (lone surrogates: a file name that was not UTF-8)
+            return None
+        if not found:
+            return self.always
+        ids = self._ids
+        rules = [ids[n] for n in found]
+        if self.always:
+            rules.extend(self.always)
+        rules.sort()
+        return rules
+
+
+@lru_cache(maxsize=8)
+def rule_set(patterns: tuple[str | None, ...]) -> RuleSet:
+    """The set for these patterns, compiled once a process (a worker makes a redactor per source)."""
+    return RuleSet(patterns)
