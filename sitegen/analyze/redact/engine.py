@@ -92,7 +92,7 @@ class TextRedactor:
                 self._by_hint[hint].add(i)
         self._always = {i for i, r in enumerate(rules) if not r[1]}
         self._always_order = sorted(self._always)
-        self._ruleset = rule_set(tuple(_prefilter_pattern(r) for r in rules)) if ruleset_available() else None
+        self._ruleset = rule_set(tuple(_requirements(r) for r in rules)) if ruleset_available() else None
         self._memo: dict[str, tuple[str, tuple[str, ...]]] = {}
         self._recent: dict[str, tuple[str, tuple[str, ...]]] = {}  # long strings, oldest first
         self._recent_size = 0
@@ -285,13 +285,11 @@ def is_image_data(value: str) -> bool:
 _RUN_PATTERNS = {DIGIT_RUN: r"[0-9](?:[ \-]*[0-9]){8}", UPPER_RUN: "[A-Z0-9]{20}", HEX_RUN: "[0-9a-f]{32}"}
 
 
-def _prefilter_pattern(rule: _Rule) -> str | None:
-    """What the compiled set looks for on a rule's behalf: its pattern loosened, or for a scan its
-    hint words (None: no hint, run it on every string)."""
+def _requirements(rule: _Rule) -> tuple[str, ...]:
+    """What the compiled set must find for a rule to run: its pattern loosened, and one of its
+    hint words (a scan: the words alone; none at all: run it on every string)."""
     kind, hints, pattern, _, _ = rule
-    if isinstance(pattern, re.Pattern):
-        return loosen(pattern.pattern)
-    if not hints:
-        return None
-    words = [_RUN_PATTERNS[h] if h in _RUN_PATTERNS else "(?i:" + re.escape(h) + ")" for h in hints]
-    return "|".join(words)
+    needs = [loosen(pattern.pattern)] if isinstance(pattern, re.Pattern) else []
+    if hints:
+        needs.append("|".join(_RUN_PATTERNS[h] if h in _RUN_PATTERNS else "(?i:" + re.escape(h) + ")" for h in hints))
+    return tuple(needs)

@@ -8,8 +8,10 @@ in one pass over the string in C, which rules are worth running; on real
 archives about one string in a hundred has any, where the hint words (``key``,
 ``token``…) sent six strings in ten to the rules.
 
-Scans (Python functions over the whole string) give a pattern of their own, or
-their hint words. A rule RE2 cannot take is run on every string. The answer is a
+A rule's hint words are a condition of their own (the Twilio rule runs only where
+"twilio" is written): a rule is a candidate where its loosened pattern and one of
+its hint words are both found. Scans (Python functions over the whole string)
+give their hint words. A rule RE2 cannot take is run on every string. The answer is a
 superset of the rules that match, so redaction is the same with or without the
 set; without google-re2 (or with ``SESSITE_REDACT_ENGINE=re``) the engine falls
 back to its hint words (``prefilter``).
@@ -104,24 +106,27 @@ class RuleSet:
     """One compiled set of the loosened rules: ``candidates(text)`` lists, in rule order, the
     rules that can match ``text`` (None: the set could not read the text; ask the hints)."""
 
-    def __init__(self, patterns: Sequence[str | None]) -> None:
-        """``patterns``: one per rule, in rule order; None for a rule to run on every string."""
+    def __init__(self, requirements: Sequence[tuple[str, ...]]) -> None:
+        """``requirements``: one per rule, in rule order: the patterns that must all be found for
+        it to run (none: run it on every string)."""
         options = re2.Options()
         options.log_errors = False
         options.max_mem = 64 << 20
         self._set = re2.Set.SearchSet(options)
-        self._ids: list[int] = []  # the set's pattern number -> the rule's
+        numbers: dict[str, int] = {}
         self.always: list[int] = []
-        for rule, pattern in enumerate(patterns):
-            if pattern is None:
-                self.always.append(rule)
-                continue
+        self._needs: list[tuple[int, frozenset[int]]] = []  # (rule, the set's patterns it needs)
+        for rule, patterns in enumerate(requirements):
             try:
-                self._set.Add(pattern)
+                needs = frozenset(
+                    numbers[p] if p in numbers else numbers.setdefault(p, self._set.Add(p)) for p in patterns
+                )
             except re2.error:
+                needs = frozenset()
+            if needs:
+                self._needs.append((rule, needs))
+            else:
                 self.always.append(rule)
-                continue
-            self._ids.append(rule)
         self._set.Compile()
 
     def candidates(self, text: str) -> list[int] | None:
@@ -131,15 +136,15 @@ class RuleSet:
             return None
         if not found:
             return self.always
-        ids = self._ids
-        rules = [ids[n] for n in found]
+        present = set(found)
+        rules = [rule for rule, needs in self._needs if needs <= present]
         if self.always:
             rules.extend(self.always)
-        rules.sort()
+            rules.sort()
         return rules
 
 
 @lru_cache(maxsize=8)
-def rule_set(patterns: tuple[str | None, ...]) -> RuleSet:
-    """The set for these patterns, compiled once a process (a worker makes a redactor per source)."""
-    return RuleSet(patterns)
+def rule_set(requirements: tuple[tuple[str, ...], ...]) -> RuleSet:
+    """The set for these rules, compiled once a process (a worker makes a redactor per source)."""
+    return RuleSet(requirements)
