@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+"""Redaction benchmark: how well ``sitegen.analyze.redact.Redactor`` hides secrets without
+mangling ordinary text, on hand-labelled real logs and on planted secrets through a real build.
+
+    python benchmarks/redact_bench.py [--real] [--planted] [--fresh DIR] [--json]
+                                      [--labels FILE] [--write-unlabelled FILE] [--no-baseline]
+
+(neither --real nor --planted: both). It runs the worktree's own ``sitegen`` (the folder
+above this one comes first on ``sys.path``), in a few minutes on two cores.
+
+What it measures
+----------------
+Real half. Every session of ``../shared/formats/real``, ``../shared/formats/real-agents`` and
+the fetched logs in ``--fresh`` (default ``/work/fresh/redact``; missing: skipped, with its
+labels) is read as a build reads it and redacted with ``Redactor().value``; each value it
+replaces is a finding (``redaction/real.py``). Findings are matched to the hand labels in
+``redaction/labels.jsonl`` by (corpus, source file, sha256 of the value), or, when a rule now
+takes a slightly different stretch, by an overlapping span in the same string. Per kind: the
+distinct values redacted (per source file), how many are labelled true (must not be
+published) or false (ordinary text mangled), unlabelled, and missed (true labels, including
+``missed`` ones the labelling run did not redact, that no finding covers now);
+precision = true / (true + false), recall = true / (true + missed). The same numbers for a
+simple baseline, ``detect-secrets`` (its vendor and keyword plugins, no entropy; optional:
+``pip install detect-secrets``), on the same strings against the same labels.
+
+Planted half. ``redaction/planted.py`` plants fake, correctly shaped secrets of 30 kinds in
+14 places (prompt, command, output, escaped JSON output, ``\\u`` escape, line continuation,
+glued to identifiers, zero-width joiner, soft hyphen, split across events, repeated bare
+later, session title cut at every offset, session id cut at 60) of a Claude Code archive,
+runs ``sessite build --exports all`` on it, and searches every output file and file name
+for any 12 characters of each value's random part. Recall = kind×place cells with no leak /
+all cells.
+
+The halves
+----------
+Tuning half: ``real`` and ``real-agents`` (shared corpora) and, of the fetched logs, the
+repositories listed in ``TUNING_FRESH`` below. Held-aside half: every other folder of
+``--fresh`` (today M-Thisness/M-Claude, mischa-thisness/M-Gemini, blubber/dotfiles; any
+folder added later is held aside too). Whoever changes the rules may read and tune on the
+tuning half and the planted half; they must not look at the held-aside findings or logs
+to tune, only at its totals.
+
+Labelling new redactions
+------------------------
+After a rule change, the run lists the unlabelled findings (source, kind, masked context).
+``--write-unlabelled FILE`` writes them (``--held-aside-too``: the held-aside half's as well,
+for whoever labels, not whoever tunes) as label lines with ``"label": "?"``: set ``label``
+to ``true`` or ``false``, give a short ``why`` and, for false ones, a ``category`` (one of
+``redaction.real.CATEGORIES``), then append the lines to ``redaction/labels.jsonl``. A
+secret you see that no rule redacts: add a line with ``"label": "true", "missed": true`` and
+its place (the sha256 of the exact value, ``session``, ``event``, ``field``, ``start``,
+``end``). Never write a secret value itself into the file: the sha256 and a masked context
+are enough.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from dataclasses import asdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(REPO))  # this worktree's sitegen, not an installed one
+
+from redaction import baseline, planted  # noqa: E402  (benchmarks/ is not a package)
+from redaction.real import (  # noqa: E402
+    FALSE,
+    TRUE,
+    Finding,
+    Row,
+    corpus_findings,
+    dump_labels,
+    label_for,
+    load_labels,
+    match,
+    read_corpus,
+    score,
+)
+
+LABELS = HERE / "redaction" / "labels.jsonl"
+SHARED = REPO.parent / "shared" / "formats"
+if not SHARED.exists():
+    SHARED = Path("/work/shared/formats")
+FRESH = Path("/work/fresh/redact")
+TUNING_FRESH = ("claude_code/Xu-Wentao_dotfile", "claude_code/4thehalibit_omarchy-backup")
+HALVES = ("tuning", "held-aside")
+
+
+def half(corpus: str, source: str) -> str:
+    if corpus != "fresh":
+        return "tuning"
+    return "tuning" if source.startswith(tuple(f + "/" for f in TUNING_FRESH)) else "held-aside"
+
+
+def corpora(fresh: Path | None) -> list[tuple[str, Path]]:
+    out = [(name, SHARED / name) for name in ("real", "real-agents") if (SHARED / name).is_dir()]
+    if fresh is not None and fresh.is_dir():
+        out.append(("fresh", fresh))
+    return out
+
+
+def _fmt(x: float | None) -> str:
+    return "  –  " if x is None else f"{x:5.3f}"
+
+
+def table(rows: list[Row], total: Row, title: str) -> list[str]:
+    head = f"{'kind':28} {'made':>5} {'occur':>5} {'true':>5} {'false':>5} {'unlab':>5} {'missed':>6}"
+    head += f" {'prec':>6} {'recall':>6}"
+    out = [title, head, "-" * len(head)]
+    for r in [*rows, total]:
+        if r is total:
+            out.append("-" * len(head))
+        out.append(
+            f"{r.kind:28} {r.made:5d} {r.occurrences:5d} {r.true:5d} {r.false:5d} {r.unlabelled:5d} {r.missed:6d}"
+            f" {_fmt(r.precision):>6} {_fmt(r.recall):>6}"
+        )
+    return out
+
+
+def run_real(args: argparse.Namespace) -> dict:
+    labels = load_labels(args.labels)
+    found: list[Finding] = []
+    base: list[Finding] = []
+    sessions = files = 0
+    ran = []
+    use_baseline = not args.no_baseline and baseline.available()
+    started = time.perf_counter()
+    for name, root in corpora(args.fresh):
+        ran.append(name)
+        f, n, k = corpus_findings(name, root)
+        found += f
+        sessions += n
+        files += k
+        if use_baseline:
+            with baseline.Baseline() as bl:
+                for source, session in read_corpus(root):
+                    base.extend(bl.session(name, source, session))
+    labels = [x for x in labels if x.corpus in ran]
+    result: dict = {"corpora": ran, "sessions": sessions, "files": files, "halves": {}, "seconds": 0.0}
+    unlabelled_all: list[Finding] = []
+    for which in HALVES:
+        fs = [f for f in found if half(f.corpus, f.source) == which]
+        ls = [x for x in labels if half(x.corpus, x.source) == which]
+        rows, total, unlabelled = score(match(fs, ls))
+        unlabelled_all += unlabelled
+        entry = {"rows": rows, "total": total, "unlabelled": unlabelled, "labels": Counter(x.label for x in ls)}
+        if use_baseline:
+            bs = [f for f in base if half(f.corpus, f.source) == which]
+            _, btotal, _ = score(match(bs, ls))
+            btotal.kind = "baseline: detect-secrets"
+            entry["baseline"] = btotal
+        result["halves"][which] = entry
+    result["baseline"] = "detect-secrets" if use_baseline else None
+    result["unlabelled"] = unlabelled_all
+    result["categories"] = Counter(x.category for x in labels if x.label == FALSE)
+    result["label_counts"] = Counter(("missed" if x.missed else x.label) for x in labels)
+    result["seconds"] = time.perf_counter() - started
+    if args.write_unlabelled:
+        chosen = [f for f in unlabelled_all if args.held_aside_too or half(f.corpus, f.source) == "tuning"]
+        dump_labels([label_for(f) for f in chosen], args.write_unlabelled)
+    return result
+
+
+def print_real(result: dict) -> None:
+    print(
+        f"REAL HALF: {result['sessions']} sessions from {result['files']} files in {', '.join(result['corpora'])}"
+        f" ({result['seconds']:.0f}s)"
+    )
+    counts = result["label_counts"]
+    cats = ", ".join(f"{k} {v}" for k, v in sorted(result["categories"].items(), key=lambda kv: -kv[1]))
+    print(f"labels: {counts[TRUE]} true, {counts['missed']} true-missed, {counts[FALSE]} false ({cats})")
+    for which, entry in result["halves"].items():
+        print()
+        for line in table(entry["rows"], entry["total"], f"[{which} half]  (distinct values per source file)"):
+            print(line)
+        b = entry.get("baseline")
+        if b is not None:
+            print(
+                f"{b.kind:28} {b.made:5d} {b.occurrences:5d} {b.true:5d} {b.false:5d} {b.unlabelled:5d} {b.missed:6d}"
+                f" {_fmt(b.precision):>6} {_fmt(b.recall):>6}"
+            )
+    if result["baseline"] is None:
+        print("\nbaseline skipped: detect-secrets is not installed (pip install detect-secrets) or --no-baseline")
+    unl = [f for f in result["unlabelled"] if half(f.corpus, f.source) == "tuning"]
+    hidden = len(result["unlabelled"]) - len(unl)
+    print(f"\nunlabelled findings: {len(unl)} in the tuning half, {hidden} in the held-aside half (not shown)")
+    for f in unl[:200]:
+        print(f"  {f.corpus}:{f.source} ev={f.event} {f.field} {f.kind}: {f.context}")
+
+
+def run_planted(args: argparse.Namespace) -> planted.PlantedResult:
+    return planted.run(args.keep, jobs=args.jobs)
+
+
+def planted_table(result: planted.PlantedResult) -> tuple[list[str], dict]:
+    places = [*planted.PLACES, planted.TITLE_PLACE, planted.ID_PLACE]
+    kinds = list(planted.KINDS)
+    cells: dict[tuple[str, str], list[planted.Cell]] = {}
+    for c in result.cells:
+        cells.setdefault((c.kind, c.place), []).append(c)
+    short = {p: p[:7] for p in places}
+    head = f"{'kind':17}" + "".join(f"{short[p]:>8}" for p in places)
+    lines = [head, "-" * len(head)]
+    held = stopped = leaked = 0
+    leaks = []
+    for kind in kinds:
+        row = f"{kind:17}"
+        for place in places:
+            group = cells.get((kind, place), [])
+            bad = [c for c in group if c.files]
+            if not group:
+                mark = "-"
+            elif not bad:
+                mark = "ok"
+                held += 1
+            elif all(c.scan for c in bad):
+                mark = "stop"
+                stopped += 1
+            else:
+                mark = "LEAK" if len(group) == 1 else f"{len(bad)}/{len(group)}"
+                leaked += 1
+                files = sorted({f for c in bad for f in c.files})
+                offsets = [c.offset for c in bad if c.offset is not None]
+                leaks.append(
+                    {"kind": kind, "place": place, "offsets": offsets, "files": files[:5], "nfiles": len(files)}
+                )
+            row += f"{mark:>8}"
+        lines.append(row)
+    total = held + stopped + leaked
+    lines.append("")
+    lines.append(
+        "ok: no part reached the site; LEAK (or n/m offsets): some 12+ characters of the value did; "
+        "stop: only the build's output scan saw it (a real build would refuse to publish)"
+    )
+    lines.append(
+        f"planted recall: {held}/{total} cells held = {held / total:.3f}"
+        f" (+{stopped} held only by the output scan: {(held + stopped) / total:.3f}); {leaked} leak"
+    )
+    summary = {"held": held, "stopped": stopped, "leaked": leaked, "total": total, "leaks": leaks}
+    return lines, summary
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--real", action="store_true", help="the real-log half")
+    parser.add_argument("--planted", action="store_true", help="the planted half")
+    parser.add_argument("--fresh", type=Path, default=FRESH if FRESH.is_dir() else None, help="fetched logs folder")
+    parser.add_argument("--labels", type=Path, default=LABELS)
+    parser.add_argument("--write-unlabelled", type=Path, help="write label stubs for unlabelled findings here")
+    parser.add_argument(
+        "--held-aside-too", action="store_true", help="--write-unlabelled: the held-aside half's too (for the labeller)"
+    )
+    parser.add_argument("--no-baseline", action="store_true", help="skip detect-secrets")
+    parser.add_argument("--keep", type=Path, help="planted half: keep the archive and site in this folder")
+    parser.add_argument("--jobs", type=int, default=2, help="build workers for the planted half")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+    if not args.real and not args.planted:
+        args.real = args.planted = True
+    out: dict = {}
+    if args.real:
+        real = run_real(args)
+        if args.json:
+            out["real"] = _jsonable(real)
+        else:
+            print_real(real)
+    if args.planted:
+        if args.keep:
+            args.keep.mkdir(parents=True, exist_ok=True)
+        result = run_planted(args)
+        lines, summary = planted_table(result)
+        if args.json:
+            out["planted"] = {
+                **summary,
+                "build_ok": result.build_ok,
+                "files": result.files,
+                "scan_hits": len(result.scan_leaks),
+            }
+        else:
+            print(f"\nPLANTED HALF: {len(result.cells)} planted values, {result.files} site files searched")
+            if not result.build_ok:
+                print("the build failed:\n" + result.build_output[-3000:])
+            verdict = "refuse to publish" if result.scan_leaks else "publish"
+            print(f"a real build of this archive would {verdict} ({len(result.scan_leaks)} output-scan hits)\n")
+            for line in lines:
+                print(line)
+            print("\nleaking cells (files):")
+            for leak in summary["leaks"]:
+                offsets = f" offsets {leak['offsets']}" if leak["offsets"] else ""
+                print(
+                    f"  {leak['kind']} × {leak['place']}{offsets}: {leak['nfiles']} files,"
+                    f" e.g. {', '.join(leak['files'][:3])}"
+                )
+    if args.json:
+        print(json.dumps(out, indent=1, default=str))
+    return 0
+
+
+def _jsonable(real: dict) -> dict:
+    def row(r: Row) -> dict:
+        return {**asdict(r), "precision": r.precision, "recall": r.recall}
+
+    halves = {}
+    for which, e in real["halves"].items():
+        halves[which] = {
+            "rows": [row(r) for r in e["rows"]],
+            "total": row(e["total"]),
+            "baseline": row(e["baseline"]) if e.get("baseline") else None,
+            "unlabelled": len(e["unlabelled"]),
+        }
+    return {
+        "corpora": real["corpora"],
+        "sessions": real["sessions"],
+        "files": real["files"],
+        "labels": dict(real["label_counts"]),
+        "false_categories": dict(real["categories"]),
+        "halves": halves,
+        "unlabelled": [asdict(f) for f in real["unlabelled"] if half(f.corpus, f.source) == "tuning"],
+        "unlabelled_held_aside": sum(1 for f in real["unlabelled"] if half(f.corpus, f.source) != "tuning"),
+    }
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""The redaction benchmark (benchmarks/redact_bench.py): its labels are well formed and hold no
+secret, and both halves run on a tiny input."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from redaction import planted  # noqa: E402  (benchmarks/ is not a package)
+from redaction.real import CATEGORIES, FALSE, TRUE, corpus_findings, load_labels, match, score, sha  # noqa: E402
+
+LABELS = REPO / "benchmarks" / "redaction" / "labels.jsonl"
+
+
+def test_labels_are_well_formed():
+    labels = load_labels(LABELS)
+    assert len(labels) > 100
+    keys = set()
+    for x in labels:
+        assert x.corpus in ("real", "real-agents", "fresh")
+        assert re.fullmatch(r"[0-9a-f]{64}", x.sha)
+        assert x.label in (TRUE, FALSE), x
+        assert x.why
+        assert (x.category in CATEGORIES) if x.label == FALSE else x.category is None
+        assert not x.missed or x.label == TRUE
+        assert x.start is not None and x.end is not None and x.end > x.start
+        assert x.key not in keys, x.key
+        keys.add(x.key)
+    assert {x.label for x in labels} == {TRUE, FALSE}
+
+
+def test_labels_quote_no_secret_shape():
+    """Contexts are masked: no vendor-shaped key, private key body or JWT in the labels file."""
+    text = LABELS.read_text(encoding="utf-8")
+    shapes = r"gh[pousr]_[A-Za-z0-9]{30}|sk-ant-api\d\d-[\w-]{30}|AKIA[0-9A-Z]{16}|AIza[\w-]{35}|eyJ[\w-]{20,}\.eyJ"
+    assert not re.search(shapes, text)
+    for line in text.splitlines():
+        assert json.loads(line)["context"].count("«") >= 1
+
+
+def test_real_half_on_a_tiny_archive(tmp_path):
+    key = "ghp_" + "Q7w" * 12
+    records = [
+        {
+            "type": "user",
+            "sessionId": "11111111-2222-4333-8444-555555555555",
+            "uuid": "u1",
+            "parentUuid": None,
+            "cwd": "/home/dev/app",
+            "timestamp": "2026-10-01T10:00:00.000Z",
+            "message": {"role": "user", "content": f"export GITHUB_TOKEN={key}\nmax_tokens = total_tokens"},
+        }
+    ]
+    folder = tmp_path / "projects" / "-home-dev-app"
+    folder.mkdir(parents=True)
+    (folder / "11111111-2222-4333-8444-555555555555.jsonl").write_text("\n".join(json.dumps(r) for r in records) + "\n")
+    findings, sessions, files = corpus_findings("tiny", tmp_path)
+    assert sessions == 1 and files == 1
+    found = [f for f in findings if f.sha == sha(key)]
+    assert found and key not in found[0].context
+    rows, total, unlabelled = score(match(findings, []))
+    assert total.made >= 1 and total.unlabelled == total.made and unlabelled
+
+
+def test_planted_half_on_a_tiny_archive(tmp_path):
+    result = planted.run(tmp_path, kinds=["github-ghp", "heroku-output"], places=["prompt", "glued-word"], jobs=1)
+    assert result.build_ok, result.build_output
+    cells = {(c.kind, c.place): c for c in result.cells}
+    assert len(cells) == 4
+    assert not cells["github-ghp", "prompt"].files  # a plain prompt holds a ghp_ token
+    assert result.files > 0
