@@ -8,7 +8,7 @@ from sitegen.model import Event, Kind, Session, SourceRef
 SECRETS = {
     "anthropic-key": "sk-ant-api03-" + "A1b2C3d4E5f6G7h8I9j0" * 3,
     "openai-key": "sk-proj-" + "Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2",
-    "aws-access-key": "AKIAIOSFODNN7EXAMPLE",
+    "aws-access-key": "AKIA2E0A8F3B244C9986",  # (AWS's documented AKIA…EXAMPLE is an example, left as written)
     "github-token": "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
     "slack-token": "xoxb-123456789012-abcdefghijklmnop",
     "google-api-key": "AIza" + "SyA1234567890abcdefghijklmnopqrstuv",

@@ -57,7 +57,7 @@ def test_both_engines_redact_alike(monkeypatch):
     assert len(texts) > 1000
     with_set = _redacted(texts, monkeypatch, "re2")
     with_hints = _redacted(texts, monkeypatch, "re")
-    assert sum(o != t for o, t in zip(with_set[0], texts)) > 100  # (they do find things)
+    assert sum(o != t for o, t in zip(with_set[0], texts)) > 50  # (they do find things)
     for a, b in zip(with_set, with_hints):
         assert a == b
 

@@ -12,6 +12,7 @@ import base64
 import binascii
 import re
 
+from sitegen.analyze.redact.precision import not_a_secret, stand_in
 from sitegen.analyze.redact.types import RuleSpec, Span
 
 # The value of NAME=value: quoted or not (quotes may be backslash-escaped, as in JSON held in
@@ -25,19 +26,29 @@ _NOT_A_VALUE = (
     r"|[a-z]+(?:[A-Z][a-z0-9]*)*(?:Token|Key|Secret|Password|Passwd)\b|(?i:your[_-]|example|placeholder|changeme|dummy)"
 )
 _ASSIGN_VALUE = (
-    r"\s*[:=]\s*[\\\"']{0,8}(?P<secret>(?![\"'$<{\[*x]{3})(?!\d+\b)(?!\[?REDACTED)(?!"
+    r"[ \t]*[:=][ \t]*[\\\"']{0,8}(?P<secret>(?![\"'$<{\[*x]{3})(?!\d+\b)(?!\[?REDACTED)(?!"
     + _NOT_A_VALUE
     + r")[^\s\"'`,;(){}\]\\]{8,}+(?<!:)(?!\(|\\*[\"']?\s*[:=]))"
 )
 
+_VALUE_GROUPS = ("secret", "secret2", "secret3", "secret4")
+
 # The context rules sessite has always had; their order and hints are part of its output.
 KNOWN_CONTEXT: tuple[RuleSpec, ...] = (
     # "Bearer <16+ chars>" anywhere; any credential in an Authorization header, however short.
-    ("bearer-token", ("bearer",), r"(?i:\bbearer\s+)(?P<secret>(?!\[?REDACTED)[A-Za-z0-9._~+/\-]{16,}=*)"),
+    (
+        "bearer-token",
+        ("bearer",),
+        r"(?i:\bbearer\s+)(?P<secret>(?!\[?REDACTED)[A-Za-z0-9._~+/\-]{16,}=*)",
+        (),
+        lambda match: _credential("bearer-token", match),
+    ),
     (
         "authorization-header",
         ("authorization",),
         r"(?i:authorization)[\"']?\s*[:=]\s*[\"']?(?i:bearer|basic|token|bot|digest)\s+(?P<secret>(?![$<{]|\[?REDACTED)[^\s\"'`,;]+)",
+        (),
+        lambda match: _credential("authorization-header", match),
     ),
     # (the user may be empty: redis://:password@host)
     (
@@ -57,7 +68,7 @@ KNOWN_CONTEXT: tuple[RuleSpec, ...] = (
         + r"|(?:api_?key|apiKey|secret|token|password|passwd|private_?key)\\*[\"']"
         + _ASSIGN_VALUE.replace("secret>", "secret3>")
         + r"|_key[a-z0-9_]*\s*[:=]\s*\\*[\"']"
-        + _ASSIGN_VALUE.replace("secret>", "secret4>").replace(r"\s*[:=]\s*[\\\"']{0,8}", ""),
+        + _ASSIGN_VALUE.replace("secret>", "secret4>").replace(r"[ \t]*[:=][ \t]*[\\\"']{0,8}", ""),
         (
             ("key", (-1, -3, -4, -6, -7, -8)),
             ("secret", (0,)),
@@ -65,6 +76,7 @@ KNOWN_CONTEXT: tuple[RuleSpec, ...] = (
             ("passw", (0,)),
             ("credential", (0,)),
         ),
+        lambda match: _assigned(match, next(g for g in _VALUE_GROUPS if match.group(g) is not None)),
     ),
 )
 
@@ -104,6 +116,62 @@ _RANDOMISH = re.compile(r"[0-9].*[A-Za-z]|[A-Za-z].*[0-9]|[!#%^*@+/=~&$?|]")
 _CODE_PATH = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
 
 
+_NAME_BEFORE = re.compile(r"[A-Za-z0-9_.\-]*\Z")
+
+
+def _whole_name(text: str, end: int) -> str:
+    """The name that ends at ``end`` (``DB_PASSWORD``, ``config.api_key``), at most 80 characters back."""
+    found = _NAME_BEFORE.search(text, max(0, end - 80), end)
+    return found.group(0).lstrip(".-") if found else ""
+
+
+def _quoted(text: str, start: int) -> bool:
+    return start > 0 and text[start - 1] in "\"'`"
+
+
+def _after(text: str, end: int) -> str:
+    """What follows a value on its line (a call's parenthesis, an operator...), a few characters."""
+    return text[end : end + 12].split("\n", 1)[0]
+
+
+def _assigned(match: re.Match[str], group: str) -> list[Span]:
+    """NAME=value where the name says secret: the value, unless it is code, a placeholder, a
+    reference or a sentinel, or the name says it is public or a key's name (``precision``)."""
+    text, start, end = match.string, match.start(group), match.end(group)
+    name_end = _name_end(text, match.start(), start)
+    name = _whole_name(text, name_end)
+    in_query = _in_query(text, name_end - len(name))
+    end = _query_value_end(text, start, end) if in_query else end
+    if not_a_secret(text[start:end], name, _quoted(text, start), "" if in_query else _after(text, end)):
+        return []
+    return [("secret-assignment", start, end)]
+
+
+def _in_query(text: str, name_start: int) -> bool:
+    """The name is a URL query's parameter (``?api_key=…``, ``&token=…``)."""
+    return name_start > 0 and text[name_start - 1] in "?&"
+
+
+def _query_value_end(text: str, start: int, end: int) -> int:
+    """A value in a URL's query (``?api_key=…&date=…``) ends at the next parameter."""
+    return min((i for i in (text.find("&", start, end), text.find("#", start, end)) if i >= 0), default=end)
+
+
+def _name_end(text: str, start: int, value_start: int) -> int:
+    """Where the name ends in a match that runs from the name to its value (before any quote,
+    space and separator)."""
+    head = text[start:value_start]
+    cut = len(head.rstrip("\\\"' \t:=>"))
+    return start + cut
+
+
+def _credential(kind: str, match: re.Match[str]) -> list[Span]:
+    """A token after ``Bearer`` or in an Authorization header, unless it is a stand-in
+    (``Bearer token``, ``Bearer your-access-token``, ``Bearer <redacted>``)."""
+    value = match.group("secret")
+    return [] if stand_in(value) else [(kind, *match.span("secret"))]
+
+
 def _named_value(match: re.Match[str]) -> list[Span]:
     """A value after a secret name. Unquoted, it must look like a credential rather than
     code or a word ("token = tokenizer", "Secret: Implementation", "PWD=/home/dev"),
@@ -111,13 +179,21 @@ def _named_value(match: re.Match[str]) -> list[Span]:
     value = match.group("secret")
     if "***" in value or "•••" in value:  # masked already (gh auth status: "Token: gho_****")
         return []
-    if match.group("open") is None:
+    text = match.string
+    name = _whole_name(text, match.end("name"))
+    quoted = match.group("open") is not None
+    in_query = _in_query(text, match.end("name") - len(name))
+    end = _query_value_end(text, match.start("secret"), match.end("secret")) if in_query else match.end("secret")
+    value = text[match.start("secret") : end]
+    if not_a_secret(value, name, quoted, "" if in_query else _after(text, end)):
+        return []
+    if not quoted:
         if value.startswith(("/", "./", "../", "~/")) or "://" in value or _CODE_PATH.fullmatch(value):
             return []
         env_line = match.group("sep") == "=" and match.group("name").isupper()
         if not env_line and not _RANDOMISH.search(value):
             return []
-    return [("secret-assignment", *match.span("secret"))]
+    return [("secret-assignment", match.start("secret"), end)]
 
 
 def _docker_auth(match: re.Match[str]) -> list[Span]:

@@ -22,19 +22,39 @@ def luhn(digits: str) -> bool:
     return total % 10 == 0
 
 
+# The issuers' number ranges (Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay).
+_ISSUER = re.compile(r"4|5[1-5]|2[2-7]|3[47]|6(?:011|5|4[4-9]|2)|35|3[068]")
+_URL_BEFORE = re.compile(r"(?:://|[?&#/=])\S*\Z")
+
+
 def _card(text: str, start: int, run: str) -> tuple[int, int] | None:
-    """The span of a card number at ``start``: 13–19 digits that begin with 2–6, pass
-    Luhn's check and stand alone (no letter, digit, dot or dash around them)."""
-    if run[0] not in "23456" or (start and (text[start - 1].isalnum() or text[start - 1] in "._-")):
+    """The span of a card number at ``start``: 13–19 digits in an issuer's range that pass Luhn's
+    check and stand alone (no letter, digit, dot or dash around them), written as cards are: 15
+    or 16 digits in one run, or in groups of four (Amex: 4-6-5). Not an id in a URL or after
+    ``=`` (a Discord or Twitter id has 17–19 digits, and one in ten passes Luhn's check)."""
+    if _ISSUER.match(run) is None or (start and (text[start - 1].isalnum() or text[start - 1] in "._-")):
+        return None
+    if start and _URL_BEFORE.search(text, max(0, start - 200), start):
         return None
     digits = [i for i, ch in enumerate(run) if ch.isdigit()]
     for count in range(min(19, len(digits)), 12, -1):
         end = start + digits[count - 1] + 1
         if end < len(text) and (text[end].isalnum() or text[end] in "_-"):
             continue
+        written = run[: digits[count - 1] + 1]
+        if not _card_layout(written):
+            continue
         if luhn("".join(run[i] for i in digits[:count])):
             return start, end
     return None
+
+
+def _card_layout(written: str) -> bool:
+    """Digits laid out as a card's: one run of 15 or 16, or groups 4-4-4-4(-3) or 4-6-5."""
+    groups = [len(g) for g in re.split(r"[ -]", written)]
+    if len(groups) == 1:
+        return groups[0] in (15, 16)
+    return groups in ([4, 4, 4, 4], [4, 6, 5], [4, 4, 4, 4, 3], [4, 6, 4])
 
 
 def _ssn(text: str, start: int, run: str) -> tuple[int, int] | None:
@@ -63,7 +83,7 @@ def is_card_number(number: int) -> bool:
     if not 10**12 <= number < 10**19:
         return False
     digits = str(number)
-    return digits[0] in "23456" and luhn(digits)
+    return len(digits) in (15, 16) and _ISSUER.match(digits) is not None and luhn(digits)
 
 
 # Every match holds 9 digits in a row once spaces and dashes are dropped: DIGIT_RUN.

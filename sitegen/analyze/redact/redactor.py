@@ -21,6 +21,7 @@ from sitegen.analyze.redact.commands import command_outputs
 from sitegen.analyze.redact.engine import TextRedactor
 from sitegen.analyze.redact.personal import Personal, local_home
 from sitegen.analyze.redact.pii import is_card_number
+from sitegen.analyze.redact.precision import not_a_secret, stand_in
 from sitegen.analyze.redact.split import join_split_keys
 from sitegen.model import Kind, Session, ToolCategory, cut_slug
 
@@ -147,6 +148,9 @@ class Redactor(TextRedactor):
             if not isinstance(data, dict):
                 continue
             clean = {k: v for k, v in data.items() if not isinstance(v, str) or len(v) < 4 or v in self._allow}
+            clean.update(
+                (k, v) for k, v in data.items() if isinstance(v, str) and "[REDACTED:" not in v and stand_in(v)
+            )
             if len(clean) == len(data):
                 continue
             self.counts["kubernetes-secret"] += len(data) - len(clean)
@@ -232,10 +236,17 @@ class Redactor(TextRedactor):
         when the name and the value are two strings."""
         if name.lower() in ("authorization", "proxy-authorization"):
             m = _AUTH_VALUE.fullmatch(value)
-            if m and m.group(2) not in self._allow and not m.group(2).startswith("[REDACTED"):
+            if (
+                m
+                and m.group(2) not in self._allow
+                and not m.group(2).startswith("[REDACTED")
+                and not stand_in(m.group(2))
+            ):
                 self.counts["authorization-header"] += 1
                 return f"{m.group(1)}[REDACTED:authorization-header]"
         if len(value) < 8 or not _SECRET_VALUE.fullmatch(value) or value in self._allow:
+            return value
+        if not_a_secret(value, name):
             return value
         self.counts["secret-assignment"] += 1
         self.learned.note("secret-assignment", value)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from sitegen.analyze.redact.precision import stand_in
 from sitegen.analyze.redact.types import ScanSpec, Span
 
 _LINE_NUMBER = r"(?:[ \t]*[0-9]+(?:\u2192|\t))?"  # "    12→" before each line of a file Claude Code read
@@ -35,13 +36,13 @@ def kubernetes_secret(text: str) -> list[Span]:
         depth = len(block.group("indent").expandtabs())
         pos = block.end()
         while (entry := _YAML_ENTRY.match(text, pos)) is not None and len(entry.group("indent").expandtabs()) > depth:
-            if len(entry.group("value")) >= 4:
+            if len(entry.group("value")) >= 4 and not stand_in(entry.group("value").strip("\"'")):
                 spans.append(("kubernetes-secret", *entry.span("value")))
             pos = entry.end()
     for block in _JSON_DATA.finditer(text):
         offset = block.start("body")
         for entry in _JSON_ENTRY.finditer(block.group("body")):
-            if len(entry.group("value")) >= 4:
+            if len(entry.group("value")) >= 4 and not stand_in(entry.group("value")):
                 spans.append(("kubernetes-secret", offset + entry.start("value"), offset + entry.end("value")))
     return spans
 

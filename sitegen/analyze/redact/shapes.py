@@ -11,10 +11,19 @@ from __future__ import annotations
 
 import re
 
+from sitegen.analyze.redact.precision import placeholder
 from sitegen.analyze.redact.runs import HEX_RUN, UPPER_RUN
 from sitegen.analyze.redact.types import RuleSpec, Span
 
 _PRIVATE_KEY_HEAD = r"(?i:-----BEGIN[A-Z ]*PRIVATE KEY(?: BLOCK)?-----)"
+# A key block holds a body: a header alone, or one around "..." in a docs table, is not a key.
+_KEY_BODY = re.compile(r"[A-Za-z0-9+/]{16}")
+
+
+def _unless_placeholder(kind: str, match: re.Match[str]) -> list[Span]:
+    """A key of a vendor's shape, unless it is a stand-in (``sk-your-key-here``, ``…EXAMPLE``)."""
+    return [] if placeholder(match.group(0)) else [(kind, *match.span())]
+
 
 # The shapes sessite has always known; their order and hints are part of its output.
 KNOWN_SHAPES: tuple[RuleSpec, ...] = (
@@ -24,13 +33,29 @@ KNOWN_SHAPES: tuple[RuleSpec, ...] = (
         ("-----begin",),
         _PRIVATE_KEY_HEAD
         + r"(?:[\s\S]{0,16384}?(?i:-----END[A-Z ]*PRIVATE KEY(?: BLOCK)?-----)|(?:[A-Za-z0-9+/=:,\-\s]|\\[nrt])*)",
+        (),
+        lambda match: [("private-key", *match.span())] if _KEY_BODY.search(match.group(0)) else [],
     ),
-    ("anthropic-key", ("sk-",), r"sk-ant-(?<![A-Za-z0-9_]sk-ant-)[A-Za-z0-9]{2,12}-[A-Za-z0-9_\-]{20,}"),
-    ("openai-key", ("sk-",), r"sk-(?<![A-Za-z0-9_]sk-)(?:proj-|svcacct-|admin-|None-|or-v1-)?[A-Za-z0-9_\-]{20,}"),
+    (
+        "anthropic-key",
+        ("sk-",),
+        r"sk-ant-(?<![A-Za-z0-9_]sk-ant-)[A-Za-z0-9]{2,12}-[A-Za-z0-9_\-]{20,}",
+        (),
+        lambda match: _unless_placeholder("anthropic-key", match),
+    ),
+    (
+        "openai-key",
+        ("sk-",),
+        r"sk-(?<![A-Za-z0-9_]sk-)(?:proj-|svcacct-|admin-|None-|or-v1-)?[A-Za-z0-9_\-]{20,}",
+        (),
+        lambda match: _unless_placeholder("openai-key", match),
+    ),
     (
         "aws-access-key",
         (UPPER_RUN,),
         r"(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)(?<![A-Za-z0-9_][A-Z]{4})[0-9A-Z]{16}",
+        (),
+        lambda match: _unless_placeholder("aws-access-key", match),
     ),
     # The same keys lower-cased by a reader (an agent or tool name) are still keys.
     ("aws-access-key", ("akia", "asia"), r"(?<![A-Za-z0-9_])(?i:akia|asia)[0-9a-z]{16}(?![0-9A-Za-z])"),
@@ -38,6 +63,8 @@ KNOWN_SHAPES: tuple[RuleSpec, ...] = (
         "aws-secret-key",
         ("aws",),
         r"(?i:aws.{0,20}?(?:secret|sk).{0,20}?)[\"']?\s*[:=]\s*[\"']?(?P<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
+        (),
+        lambda match: [] if placeholder(match.group("secret")) else [("aws-secret-key", *match.span("secret"))],
     ),
     (
         "github-token",
@@ -45,14 +72,26 @@ KNOWN_SHAPES: tuple[RuleSpec, ...] = (
         r"gh[pousr]_(?<![A-Za-z0-9_]gh[pousr]_)[A-Za-z0-9]{36,255}|github_pat_(?<![A-Za-z0-9_]github_pat_)[A-Za-z0-9_]{22,255}",
     ),
     ("gitlab-token", ("glpat-",), r"glpat-(?<![A-Za-z0-9_]glpat-)[A-Za-z0-9_\-]{20,}"),
-    ("slack-token", ("xox",), r"xox[abposrce]-(?<![A-Za-z0-9_]xox[abposrce]-)[A-Za-z0-9-]{10,}"),
+    (
+        "slack-token",
+        ("xox",),
+        r"xox[abposrce]-(?<![A-Za-z0-9_]xox[abposrce]-)[A-Za-z0-9-]{10,}",
+        (),
+        lambda match: _unless_placeholder("slack-token", match),
+    ),
     (
         "slack-webhook",
         ("hooks.slack.com",),
         r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/]{20,}",
     ),
     ("google-api-key", ("aiza",), r"(?<![A-Za-z0-9_])(?i:aiza)[0-9A-Za-z_\-]{35}"),
-    ("stripe-key", ("_live_", "_test_"), r"(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
+    (
+        "stripe-key",
+        ("_live_", "_test_"),
+        r"(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}",
+        (),
+        lambda match: _unless_placeholder("stripe-key", match),
+    ),
     ("huggingface-token", ("hf_",), r"hf_(?<![A-Za-z0-9_]hf_)[A-Za-z0-9]{30,}"),
     ("npm-token", ("npm_",), r"npm_(?<![A-Za-z0-9_]npm_)[A-Za-z0-9]{36}"),
     ("pypi-token", ("pypi-",), r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}"),

@@ -1,0 +1,170 @@
+"""What stands where a secret could stand but is not one: ordinary code and text that a
+context rule (a name that says secret, then a value) would otherwise mangle.
+
+Measured on hand-labelled real logs (``benchmarks/redact_bench.py``), most of what
+sessite once redacted was not a credential:
+
+- placeholders: ``YOUR_API_KEY``, ``your-private-key``, ``sk-your-key-here``, ``xxxx``,
+  ``changeme``, ``test-secret``, ``DEMO_KEY``, AWS's documented ``…EXAMPLE`` keys;
+- sentinels another tool left: ``__REDACTED__``, ``<redacted>``, ``***``;
+- references to a value kept elsewhere: ``$PASSWORD``, ``${API_KEY:-x}``, ``{{ secrets.X }}``,
+  ``%(password)s``, ``process.env.X``;
+- code: a variable (``api_key=groq_api_key``, ``password: password``), a member, an index,
+  a call, a type (``Optional[int]``, ``Option<String>``), an environment variable's name;
+- names that hold no secret: public keys (``VAPID_PUBLIC_KEY``), key names
+  (``CACHE_KEY = 'user_profile_cache'``), test statuses (``--- PASS: TestName``).
+
+Each test is small and says why; the rules call them on a value they found.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Words that make a value a placeholder when it is made of words (your-private-key, test-secret).
+_PLACEHOLDER_WORDS = _words(
+    "your yours my example examples sample placeholder dummy fake test testing demo changeme change "
+    "replace insert put here actual optional todo fixme foo bar baz redacted hidden removed secret key "
+    "token password passwd pass api value values xxx abc none null empty default mock stub"
+)
+_WORD_VALUE = re.compile(r"[A-Za-z]+(?:[-_.][A-Za-z]+)*")
+_WORD_SPLIT = re.compile(r"[-_.]+|(?<=[a-z])(?=[A-Z])")
+_REPEAT = re.compile(r"(.)\1{3,}")  # xxxx, ****, 0000, ....
+_SENTINEL = re.compile(
+    r"(?i)^[\[<({_*]*(?:redacted|hidden|removed|masked|secret|filtered|omitted|censored)[\]>)}_*]*$"
+    r"|^\*{3,}|^•{3,}|REDACTED|<[A-Za-z_\-]+>"
+)
+_REFERENCE = re.compile(
+    r"^(?:\$\{?[A-Za-z_]|\{\{|\{%|%\(|%[sd]$|@[A-Za-z_]|process\.env|os\.environ|os\.getenv|env\(|ENV\[|getenv\()"
+)
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(\)?)?")
+_UPPER_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+_CAMEL_OR_SNAKE = re.compile(r"_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[0-9]*(?:[A-Z][a-z0-9]*)+")
+_PUBLIC_NAME = re.compile(r"(?i)public|publishable|(?:^|[_.\-])pub(?:[_.\-]|$)|applicationserverkey")
+# Names ending in "key" that are no credential: a cache, storage or sort key, a primary key...
+_KEY_NAME = re.compile(
+    r"(?i)(?:cache|storage|sort|partition|routing|idempotency|foreign|primary|index|group|lookup|map|dict|hash"
+    r"|session[_-]?storage|local[_-]?storage|redis|memo|query|react|list|row|column|field|state)[_.\-]?keys?$"
+)
+_RANDOMISH = re.compile(r"[0-9].*[A-Za-z]|[A-Za-z].*[0-9]|[!#%^*@+/=~&$?|]")
+
+
+# A part of a key (between - _ .) that no random body holds as a whole: sk-ant-api03-test-…, sk-fake-…
+_STAND_IN_PARTS = _words(
+    "your test fake dummy example sample placeholder demo mock invalid here replace changeme redacted"
+)
+_PARTS = re.compile(r"[-_.]+")
+
+
+def placeholder(value: str) -> bool:
+    """A stand-in for a secret, not one: made of placeholder words, a repeated character, or
+    naming itself an example."""
+    value = value.lstrip("-:=")  # (a shell default: ${NAME:-value})
+    if _REPEAT.search(value) and len(set(value)) <= 4:
+        return True
+    if "EXAMPLE" in value or value.lower().startswith(("your", "<your", "my-", "my_")):
+        return True
+    if any(part.lower() in _STAND_IN_PARTS for part in _PARTS.split(value)[1:]):
+        return True
+    body = value.split("_", 1)[1] if value[:4].lower() in ("gsk_", "ghp_", "sk_l") else value
+    if body.lower().startswith(("sk-", "pk-")):
+        body = body[3:]
+    if _REPEAT.search(body) and len(set(body.lower())) <= 3:
+        return True
+    if not _WORD_VALUE.fullmatch(body):
+        return False
+    words = [w.lower() for w in _WORD_SPLIT.split(body) if w]
+    return (
+        any(w in _PLACEHOLDER_WORDS for w in words)
+        and len(words) >= 2
+        or (len(words) == 1 and words[0] in _PLACEHOLDER_WORDS)
+    )
+
+
+def sentinel(value: str) -> bool:
+    """What another tool already put in place of a secret: ``__REDACTED__``, ``<hidden>``, ``***``."""
+    return _SENTINEL.search(value) is not None
+
+
+def reference(value: str) -> bool:
+    """A pointer to a value kept elsewhere: a shell or template variable, an environment lookup."""
+    return _REFERENCE.match(value) is not None
+
+
+def code(value: str, name: str, quoted: bool, after: str = "") -> bool:
+    """An unquoted value that is code, not a literal: a variable, the name itself, a member,
+    a call, an index, a type. ``after``: what follows the value on its line."""
+    if quoted:
+        return False
+    rest = after.lstrip(" \t")
+    if rest[:1] in ("(", "[", "<", ".") or rest.startswith(("+", "-", "*", "/", "|", "&", "?", "{")):
+        return True  # (a call, an index, a generic, a member, an operator, a block)
+    if "[" in value or "<" in value or "(" in value:
+        return True  # (Optional[int], Option<String>, f(x))
+    if _DOTTED.fullmatch(value):
+        return True
+    if not _IDENTIFIER.fullmatch(value):
+        return False
+    if value == name or value.lower() == name.lower().lstrip("_"):
+        return True  # (password: password, x_tokens=x_tokens)
+    if _UPPER_NAME.fullmatch(value) and not name.isupper():
+        return True  # (api_key=OPENAI_API_KEY: a constant or an environment variable's name)
+    digits = sum(c.isdigit() for c in value)
+    return _CAMEL_OR_SNAKE.fullmatch(value) is not None and not name.isupper() and digits <= 2 and len(value) <= 40
+
+
+_LOCATION = re.compile(r"^(?:/|\./|\.\./|~/|[A-Za-z]:\\\\)|^[a-z][a-z0-9+.\-]*://[^:@/\s]*(?::[0-9]+)?(?:[/?#]|$)")
+# Names whose value is about a secret, not the secret: where it is, what it is called, how long it is.
+_ABOUT_NAME = re.compile(
+    r"(?i)[_.\-]?(?:path|file|filename|dir|directory|url|uri|endpoint|host|name|type|kind|len|length|count|size"
+    r"|env|var|header|field|param|prefix|suffix|format|pattern|regex|label|ref|arn|policy|scope|scopes)$"
+)
+
+
+def location(value: str) -> bool:
+    """A file path or a URL without credentials: where a secret is kept, not the secret."""
+    return _LOCATION.match(value) is not None
+
+
+def about_name(name: str) -> bool:
+    """``private_key_path``, ``SecretName``, ``token_count``, ``API_KEY_ENV``: the value is about a secret."""
+    return _ABOUT_NAME.search(name) is not None
+
+
+def public_name(name: str) -> bool:
+    """A name that says its value is public (a VAPID or publishable key)."""
+    return _PUBLIC_NAME.search(name) is not None
+
+
+def key_name_value(name: str, value: str) -> bool:
+    """``CACHE_KEY = 'user_profile_cache'``: a key that names a slot, holding a name, not a credential."""
+    return _KEY_NAME.search(name) is not None and not (_RANDOMISH.search(value) and len(value) >= 16)
+
+
+def status_word(name: str) -> bool:
+    """``--- PASS: TestName``, ``PASS:``: a test runner's status, not a password."""
+    return name == "PASS" or name == "Pass"
+
+
+def stand_in(value: str) -> bool:
+    """Where a credential would stand, something else: a placeholder, a sentinel, a reference, a
+    path or a URL without credentials."""
+    return placeholder(value) or sentinel(value) or reference(value) or location(value)
+
+
+def not_a_secret(value: str, name: str = "", quoted: bool = True, after: str = "") -> bool:
+    """Any of the above: the value a rule found is left as written."""
+    return (
+        placeholder(value)
+        or sentinel(value)
+        or reference(value)
+        or location(value)
+        or code(value, name, quoted, after)
+        or (bool(name) and (public_name(name) or about_name(name) or key_name_value(name, value) or status_word(name)))
+    )

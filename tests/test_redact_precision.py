@@ -1,0 +1,85 @@
+"""Ordinary code and text stays as written; the credentials beside it do not.
+
+The kinds of false positive the labelled benchmark (``benchmarks/redact_bench.py``)
+found on real logs: placeholders, sentinels, references, variables and expressions,
+type annotations, public keys, key names, test statuses, ids in URLs; and a context
+rule that ran onto the next line.
+"""
+
+from __future__ import annotations
+
+import pytest
+from secret_fakes import alnum
+
+from sitegen.analyze.redact import Redactor
+
+LEFT_AS_WRITTEN = [
+    "api_key = 'YOUR_API_KEY'",
+    "OPENAI_API_KEY=your-api-key-here",
+    "export API_KEY=xxxxxxxxxxxxxxxx",
+    "OPENAI_API_KEY=sk-your-actual-api-key-here",
+    "GROQ_API_KEY=gsk_xxxxxxxxxxxxxxxxxxxxxxxx",
+    'jwtSecret: "test-secret"',
+    "https://api.nasa.gov/planetary/apod?api_key=DEMO_KEY&date=2024-01-01",
+    'password: "__REDACTED__"',
+    'token = "<redacted>"',
+    "total_tokens += usage.input_tokens",
+    "if usage.cache_read_input_tokens:\n    total_cache_read_tokens += usage.cache_read_input_tokens",
+    "api_key=SOME_ENV_NAME",
+    "client = OpenAI(api_key=OPENAI_API_KEY)",
+    "client = Groq(api_key=groq_api_key)",
+    "x_tokens=x_tokens",
+    "cfg.S3.SecretKey = s3Secret",
+    "secret = secrets[idx]",
+    "api_key = Config.get_api_key()",
+    "initial_password = lib.mkOption {",
+    "max_tokens: Optional[int] = None",
+    "api_key: Option<String>,",
+    'PASSWORD: "$PASSWORD"',
+    'DB_PASSWORD: "${DB_PASSWORD}"',
+    "GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}",
+    "password=\nusername=admin12345",
+    "VAPID_PUBLIC_KEY: BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U",
+    "https://example.com/item?id=4029117178837806305&x=1",
+    "CACHE_KEY = 'user_profile_cache'",
+    "const STORAGE_KEY = 'todos-vuejs-2.0'",
+    "date -u +%Y-%m-%dT%H:%M:%SZ",
+    "private_key_path = '/home/u/.ssh/id_rsa'",
+    "    --- PASS: TestDevMachinesSuite/TestCreateDevMachine/Create_basic_dev_machine (0.00s)",
+    'SecretName: "juicefs-secret-name"',
+    "| `VPS_SSH_KEY` | the SSH private key | `-----BEGIN OPENSSH PRIVATE KEY-----...` |",
+    '"Authorization": "Bearer token"',
+    "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
+    "REDIS_URL: redis://chex-mix-redis.default.svc.cluster.local:6379",
+]
+
+
+@pytest.mark.parametrize("text", LEFT_AS_WRITTEN)
+def test_ordinary_code_is_left_as_written(text):
+    assert Redactor().text(text) == text
+
+
+PASSWORD = "Tr0ub4dor" + alnum(6)
+REDACTED = [
+    (f"password = '{PASSWORD}'", PASSWORD),
+    (f"DB_PASSWORD={PASSWORD}", PASSWORD),
+    ("MINIO_ROOT_PASSWORD=minioadmin", "minioadmin"),
+    ('    password: "Harbor12345"', "Harbor12345"),
+    ("MINIO_ROOT_PASSWORD: ${MINIO_ROOT_PASSWORD:-mokio12345}", "mokio12345"),
+    (f"https://api.example.com/v1?api_key={PASSWORD}&date=2024-01-01", PASSWORD),
+    (f"client = Client(api_key='{PASSWORD}')", PASSWORD),
+    (f"Authorization: Bearer {alnum(32)}", None),
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), REDACTED)
+def test_the_credentials_beside_them_are_redacted(text, secret):
+    out = Redactor().text(text)
+    assert "[REDACTED:" in out
+    if secret:
+        assert secret not in out
+
+
+def test_a_query_value_ends_at_the_next_parameter():
+    out = Redactor().text(f"https://api.example.com/v1?api_key={PASSWORD}&date=2024-01-01")
+    assert out == "https://api.example.com/v1?api_key=[REDACTED:secret-assignment]&date=2024-01-01"
