@@ -88,7 +88,16 @@ SHARED = REPO.parent / "shared" / "formats"
 if not SHARED.exists():
     SHARED = Path("/work/shared/formats")
 FRESH = Path("/work/fresh/redact")
-TUNING_FRESH = ("claude_code/Xu-Wentao_dotfile", "claude_code/4thehalibit_omarchy-backup")
+TUNING_FRESH = (
+    "claude_code/Xu-Wentao_dotfile",
+    "claude_code/4thehalibit_omarchy-backup",
+    "claude_code/adrianstanca1_vps-config",
+    "codex/JaydenXsoe_ocodex",
+    "codex/LAF-US_IDAHO-VAULT",
+    "codex/Ogekuri_G",
+    "gemini/KuantumQuest_MyDotFiles-HyDE",
+    "gemini/LAF-US_IDAHO-VAULT",
+)
 HALVES = ("tuning", "held-aside")
 
 

@@ -204,14 +204,22 @@ def make_session_id(fmt: str, raw_id: str) -> str:
     return slug
 
 
+_RANDOM_PART = re.compile(r"(?=.{6})(?:.*[0-9].*[A-Za-z]|.*[A-Za-z].*[0-9]|.*[a-z].*[A-Z].*[a-z])")
+
+
 def cut_slug(slug: str, limit: int) -> str:
-    """A slug of at most ``limit`` characters that keeps no part of a run it cuts (see ``cut_words``)."""
+    """A slug of at most ``limit`` characters that keeps no part of a run it cuts (see ``cut_words``),
+    nor the random-looking parts just before the cut: a key may hold ``-`` and ``.`` itself
+    (``SG.<id>.<secret>``, a Telegram token), so what precedes the cut may be its first part."""
     if len(slug) <= limit:
         return slug
     kept = slug[:limit]
     if slug[limit] not in "-." and kept[-1] not in "-.":
         kept = kept[: max(kept.rfind("-"), kept.rfind(".")) + 1]
-    return kept.rstrip("-.")
+    parts = re.split(r"([-.])", kept.rstrip("-."))
+    while len(parts) > 1 and _RANDOM_PART.match(parts[-1]):
+        del parts[-2:]
+    return "".join(parts).rstrip("-.")
 
 
 _UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")

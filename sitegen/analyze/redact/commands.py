@@ -26,11 +26,15 @@ _COMMAND = re.compile(_TOKEN_COMMANDS)
 _TOKEN = r"[A-Za-z0-9_\-.=+/:]{20,}"
 _FIRST_TOKEN = re.compile(r"\s*(" + _TOKEN + r")[ \t]*(?:\r?\n|\Z)")
 
-# The command and its output pasted together: the first line after it that is a token alone.
+# The command and its output pasted together: the first line after it that is a token alone (or,
+# with the line breaks folded, the token right after it).
 TOKEN_OUTPUT: RuleSpec = (
     "command-token",
     ("token", "ecr", "print"),
-    _TOKEN_COMMANDS + r"[^\n\\]*(?:\r?\n|\\n)(?:[ \t]*(?:\r?\n|\\n))*[ \t]*(?P<secret>" + _TOKEN + r")(?![^\s\\])",
+    _TOKEN_COMMANDS
+    + r"(?:[^\n\\]*(?:\r?\n|\\n)(?:[ \t]*(?:\r?\n|\\n))*[ \t]*|[ \t]+)(?P<secret>"
+    + _TOKEN
+    + r")(?![^\s\\])",
 )
 
 

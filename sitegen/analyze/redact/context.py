@@ -142,9 +142,28 @@ def _assigned(match: re.Match[str], group: str) -> list[Span]:
     name = _whole_name(text, name_end)
     in_query = _in_query(text, name_end - len(name))
     end = _query_value_end(text, start, end) if in_query else end
+    inner = _inner_value(text, start, end)
+    if inner is not None:
+        return inner
     if not_a_secret(text[start:end], name, _quoted(text, start), "" if in_query else _after(text, end)):
         return []
     return [("secret-assignment", start, end)]
+
+
+_INNER = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(?=[^=\s])")
+_SECRET_WORD = re.compile(r"(?i)pass|pwd|secret|token|key|credential|auth")
+
+
+def _inner_value(text: str, start: int, end: int) -> list[Span] | None:
+    """A value that is itself ``NAME=value`` (``credentials: DB_PASSWORD=…``, ``--set-secrets=X=y``):
+    the inner value, judged under the inner name (None: the value is no assignment)."""
+    found = _INNER.match(text, start, end)
+    if found is None:
+        return None
+    name, value_start = found.group(1), found.end()
+    if not _SECRET_WORD.search(name) or not_a_secret(text[value_start:end], name, False, _after(text, end)):
+        return []
+    return [("secret-assignment", value_start, end)]
 
 
 def _in_query(text: str, name_start: int) -> bool:
@@ -185,6 +204,9 @@ def _named_value(match: re.Match[str]) -> list[Span]:
     in_query = _in_query(text, match.end("name") - len(name))
     end = _query_value_end(text, match.start("secret"), match.end("secret")) if in_query else match.end("secret")
     value = text[match.start("secret") : end]
+    inner = _inner_value(text, match.start("secret"), end)
+    if inner is not None:
+        return inner
     if not_a_secret(value, name, quoted, "" if in_query else _after(text, end)):
         return []
     if not quoted:

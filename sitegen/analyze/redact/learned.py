@@ -70,4 +70,5 @@ def learnable(value: str) -> bool:
         and "\n" not in value
         and _MIXED.search(value) is not None
         and _PLAIN_NAME.fullmatch(value) is None
+        and len(set(value)) >= 5  # (a rule of === or ---, a row of ***: never a credential)
     )

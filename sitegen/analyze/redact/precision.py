@@ -32,18 +32,22 @@ _PLACEHOLDER_WORDS = _words(
     "replace insert put here actual optional todo fixme foo bar baz redacted hidden removed secret key "
     "token password passwd pass api value values xxx abc none null empty default mock stub"
 )
+# Parts that make a value a stand-in wherever they stand in it (wrongpassword, invalidtoken).
+_STAND_IN_WORDS = re.compile(r"(?i)wrong|invalid|incorrect|dummy|placeholder|changeme|change_me|notreal|not_real|fake")
 _WORD_VALUE = re.compile(r"[A-Za-z]+(?:[-_.][A-Za-z]+)*")
 _WORD_SPLIT = re.compile(r"[-_.]+|(?<=[a-z])(?=[A-Z])")
 _REPEAT = re.compile(r"(.)\1{3,}")  # xxxx, ****, 0000, ....
 _SENTINEL = re.compile(
     r"(?i)^[\[<({_*]*(?:redacted|hidden|removed|masked|secret|filtered|omitted|censored)[\]>)}_*]*$"
-    r"|^\*{3,}|^•{3,}|REDACTED|<[A-Za-z_\-]+>"
+    r"|\*{4,}|•{3,}|REDACTED|<[A-Za-z_\-]+>|…|\.\.\.\S*$"
 )
 _REFERENCE = re.compile(
-    r"^(?:\$\{?[A-Za-z_]|\{\{|\{%|%\(|%[sd]$|@[A-Za-z_]|process\.env|os\.environ|os\.getenv|env\(|ENV\[|getenv\()"
+    r"^(?:\$\{?[A-Za-z_]|\{\{|\{%|%\(|%[sd]$|@[A-Za-z_]|process\.env|os\.environ|os\.getenv|env\(|ENV\[|getenv\("
+    r"|[a-z][a-z0-9_\-]*:(?:latest|[0-9]+)$)"
 )
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(\)?)?")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[^=\s]")
 _UPPER_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _CAMEL_OR_SNAKE = re.compile(r"_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[0-9]*(?:[A-Z][a-z0-9]*)+")
 _PUBLIC_NAME = re.compile(r"(?i)public|publishable|(?:^|[_.\-])pub(?:[_.\-]|$)|applicationserverkey")
@@ -51,6 +55,12 @@ _PUBLIC_NAME = re.compile(r"(?i)public|publishable|(?:^|[_.\-])pub(?:[_.\-]|$)|a
 _KEY_NAME = re.compile(
     r"(?i)(?:cache|storage|sort|partition|routing|idempotency|foreign|primary|index|group|lookup|map|dict|hash"
     r"|session[_-]?storage|local[_-]?storage|redis|memo|query|react|list|row|column|field|state)[_.\-]?keys?$"
+)
+_OPERATOR = re.compile(r"(?:[-+*/%|&^]=|\|\||&&|[-+*/%?:|&] |\{\s*$|\{\n)")
+_SLOT_NAME = re.compile(r"[a-z][a-z0-9]*(?:[_.:\-][a-z0-9]+)+")
+_OWNED_KEY = re.compile(
+    r"(?i)(?:api|access|secret|private|master|signing|encryption|client|service|subscription|account|license"
+    r"|app|application|auth|session|webhook|crypto|hmac|aes|rsa|ssh|gpg|pgp|jwt)[_.\-]?key$"
 )
 _RANDOMISH = re.compile(r"[0-9].*[A-Za-z]|[A-Za-z].*[0-9]|[!#%^*@+/=~&$?|]")
 
@@ -66,9 +76,13 @@ def placeholder(value: str) -> bool:
     """A stand-in for a secret, not one: made of placeholder words, a repeated character, or
     naming itself an example."""
     value = value.lstrip("-:=")  # (a shell default: ${NAME:-value})
+    if not value:
+        return True  # (a rule of === or ---)
     if _REPEAT.search(value) and len(set(value)) <= 4:
         return True
     if "EXAMPLE" in value or value.lower().startswith(("your", "<your", "my-", "my_")):
+        return True
+    if _STAND_IN_WORDS.search(value):
         return True
     if any(part.lower() in _STAND_IN_PARTS for part in _PARTS.split(value)[1:]):
         return True
@@ -88,7 +102,8 @@ def placeholder(value: str) -> bool:
 
 
 def sentinel(value: str) -> bool:
-    """What another tool already put in place of a secret: ``__REDACTED__``, ``<hidden>``, ``***``."""
+    """What another tool already put in place of a secret: ``__REDACTED__``, ``<hidden>``, ``***``,
+    or a preview cut short (``eyJhbGci…``, ``sk-abc...``)."""
     return _SENTINEL.search(value) is not None
 
 
@@ -102,13 +117,14 @@ def code(value: str, name: str, quoted: bool, after: str = "") -> bool:
     a call, an index, a type. ``after``: what follows the value on its line."""
     if quoted:
         return False
-    rest = after.lstrip(" \t")
-    if rest[:1] in ("(", "[", "<", ".") or rest.startswith(("+", "-", "*", "/", "|", "&", "?", "{")):
-        return True  # (a call, an index, a generic, a member, an operator, a block)
+    if after[:1] in ("(", "[", "<", "."):
+        return True  # (a call, an index, a generic, a member)
+    if _OPERATOR.match(after.lstrip(" \t")):
+        return True  # (an operator: the value is part of an expression; a block)
     if "[" in value or "<" in value or "(" in value:
         return True  # (Optional[int], Option<String>, f(x))
-    if _DOTTED.fullmatch(value):
-        return True
+    if _DOTTED.fullmatch(value) or _ASSIGNMENT.match(value):
+        return True  # (a member; or NAME=…, a list of names and values, not a value)
     if not _IDENTIFIER.fullmatch(value):
         return False
     if value == name or value.lower() == name.lower().lstrip("_"):
@@ -143,8 +159,16 @@ def public_name(name: str) -> bool:
 
 
 def key_name_value(name: str, value: str) -> bool:
-    """``CACHE_KEY = 'user_profile_cache'``: a key that names a slot, holding a name, not a credential."""
-    return _KEY_NAME.search(name) is not None and not (_RANDOMISH.search(value) and len(value) >= 16)
+    """``CACHE_KEY = 'user_profile_cache'``, ``USER_KEY = 'app_user'``: a key that names a slot,
+    holding a name (lower-case words), not a credential."""
+    if _KEY_NAME.search(name) is not None and not (_RANDOMISH.search(value) and len(value) >= 16):
+        return True
+    return name.lower().endswith("key") and _SLOT_NAME.fullmatch(value) is not None and not _secret_owner(name)
+
+
+def _secret_owner(name: str) -> bool:
+    """``API_KEY``, ``secretKey``, ``private_key``: a key name whose owner word says credential."""
+    return _OWNED_KEY.search(name) is not None
 
 
 def status_word(name: str) -> bool:

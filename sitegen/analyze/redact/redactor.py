@@ -22,7 +22,7 @@ from sitegen.analyze.redact.engine import TextRedactor
 from sitegen.analyze.redact.personal import Personal, local_home
 from sitegen.analyze.redact.pii import is_card_number
 from sitegen.analyze.redact.precision import not_a_secret, stand_in
-from sitegen.analyze.redact.split import join_split_keys
+from sitegen.analyze.redact.split import join_seams, join_split_keys
 from sitegen.model import Kind, Session, ToolCategory, cut_slug
 
 # Mapping keys that name a secret (see Redactor._entry), and what such a secret's value looks like.
@@ -57,6 +57,15 @@ class Redactor(TextRedactor):
         ``personal``), except what ``pii_allow`` keeps."""
         super().__init__(extra, allow, Personal(pii_allow, local_home()) if pii else None)
         self._names: dict[str, bool] = {}
+        self._settings = (tuple(extra), tuple(allow))
+        self._seams: TextRedactor | None = None
+
+    def _seam_text(self, text: str) -> str:
+        """``text`` (the seam of two texts) redacted by a redactor of its own: what it finds there
+        is counted once, by ``join_seams``, not with the texts' own findings."""
+        if self._seams is None:
+            self._seams = TextRedactor(*self._settings)
+        return self._seams.text(text)
 
     @classmethod
     def for_config(cls, config: Any) -> Redactor | None:
@@ -172,6 +181,7 @@ class Redactor(TextRedactor):
         if kind is Session and not self.spreading:
             redacted = changes.get("events", obj.events)
             events = command_outputs(redacted, self.counts, self.learned.note)
+            events = join_seams(obj.events, events, self._seam_text, self.counts, self.learned.note)
             if sum(self.counts.values()) > before:  # (a cut key's first part is one)
                 events = join_split_keys(obj.events, events, self.counts)
             if events is not redacted:

@@ -22,6 +22,7 @@ _YAML_ENTRY = re.compile(
     + r"(?P<indent>[ \t]+)[\"']?[A-Za-z0-9_.\-]+[\"']?:[ \t]*(?P<value>[^\s#][^\r\n]*?)[ \t]*(?=\r?$)",
     re.MULTILINE,
 )
+_YAML_COMMENT = re.compile(r"[ \t]+#.*$")
 _JSON_DATA = re.compile(r"\\*\"(?:data|stringData)\\*\"\s*:\s*\{(?P<body>[^{}]*)\}")
 _JSON_ENTRY = re.compile(r"\\*\"[^\"\\]+\\*\"\s*:\s*\\*\"(?P<value>[^\"\\]+)\\*\"")
 
@@ -36,7 +37,8 @@ def kubernetes_secret(text: str) -> list[Span]:
         depth = len(block.group("indent").expandtabs())
         pos = block.end()
         while (entry := _YAML_ENTRY.match(text, pos)) is not None and len(entry.group("indent").expandtabs()) > depth:
-            if len(entry.group("value")) >= 4 and not stand_in(entry.group("value").strip("\"'")):
+            value = _YAML_COMMENT.sub("", entry.group("value")).strip("\"'")
+            if len(entry.group("value")) >= 4 and not stand_in(value):
                 spans.append(("kubernetes-secret", *entry.span("value")))
             pos = entry.end()
     for block in _JSON_DATA.finditer(text):

@@ -103,28 +103,37 @@ KNOWN_SHAPES: tuple[RuleSpec, ...] = (
 )
 
 _END = r"(?![A-Za-z0-9])"
-_GLUED_KINDS = {
-    "gh": "github-token",
-    "gl": "gitlab-token",
-    "AI": "google-api-key",
-    "np": "npm-token",
-    "sk": "anthropic-key",
-    "xo": "slack-token",
-    "hf": "huggingface-token",
-}
-_RANDOM_BODY = re.compile(r"(?=[^_\-]*?[0-9])(?=[^_\-]*?[A-Z])(?=[^_\-]*?[a-z])|(?=.*[0-9]).{20}")
+# The keys above as they may stand glued after word characters: (kind, pattern, the length of
+# its prefix, whether its body must look random because the prefix alone could start a name).
+_GLUED: tuple[tuple[str, str, int, bool], ...] = (
+    ("github-token", r"gh[pousr]_[A-Za-z0-9]{36,255}", 4, True),
+    ("github-token", r"github_pat_[A-Za-z0-9_]{22,255}", 11, True),
+    ("gitlab-token", r"glpat-[A-Za-z0-9_\-]{20,}", 6, True),
+    ("google-api-key", r"AIza[0-9A-Za-z_\-]{35}", 4, True),
+    ("npm-token", r"npm_[A-Za-z0-9]{36}", 4, True),
+    ("anthropic-key", r"sk-ant-[A-Za-z0-9]{2,12}-[A-Za-z0-9_\-]{20,}", 7, True),
+    ("openai-key", r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{20,}", 3, True),
+    ("slack-token", r"xox[abposrce]-[0-9]+-[A-Za-z0-9-]{10,}", 5, True),
+    ("huggingface-token", r"hf_[A-Za-z0-9]{30,}", 3, True),
+    ("aws-access-key", r"(?:AKIA|ASIA)[0-9A-Z]{16}", 4, True),
+    ("stripe-key", r"[sr]k_(?:live|test)_[A-Za-z0-9]{16,}", 8, True),
+    ("sendgrid-key", r"SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}", 3, False),
+    ("mailgun-key", r"key-[0-9a-f]{32}(?![0-9a-f])", 4, True),
+    ("jwt", r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", 3, False),
+)
+_RANDOM_BODY = re.compile(r"(?=[^_\-]*?[0-9])(?=[^_\-]*?[A-Z])(?=[^_\-]*?[a-z])|(?=.*[0-9]).{16}")
 
 
 def glued_key(match: re.Match[str]) -> list[Span]:
     """A key glued after word characters: the prefix's rule skipped it, this one takes it when its
     body looks random (a digit and both cases, or a digit in a long run), not a name."""
     start = match.start()
-    if start == 0 or not (match.string[start - 1].isalnum() or match.string[start - 1] == "_"):
+    if start == 0 or not (match.string[start - 1].isalnum() or match.string[start - 1] in "_-"):
         return []  # (standing alone: the prefix's own rule decides)
-    body = match.group(0).split("_", 1)[-1] if match.group(0)[:2] in ("gh", "np", "hf") else match.group(0)[4:]
-    if _RANDOM_BODY.match(body) is None:
+    kind, _, prefix, random_body = _GLUED[int(match.lastgroup[1:])]  # type: ignore[index]
+    if random_body and _RANDOM_BODY.match(match.group(0)[prefix:]) is None:
         return []
-    return [(_GLUED_KINDS[match.group(0)[:2]], *match.span())]
+    return [(kind, *match.span())]
 
 
 # Shapes added for what people paste into agent sessions (issue 16).
@@ -160,7 +169,7 @@ MORE_SHAPES: tuple[RuleSpec, ...] = (
     (
         "twilio-key",
         (HEX_RUN,),
-        r"AC(?<![A-Za-z0-9_]AC)(?P<secret>[0-9a-f]{32})" + _END + r"[\"']?[ \t]*[:,][ \t]*[\"']?"
+        r"AC(?<![A-Za-z0-9_]AC)(?P<secret>[0-9a-f]{32})" + _END + r"\\*[\"']?[ \t]*[:,][ \t]*\\*[\"']?"
         r"(?P<secret2>[0-9a-f]{32})" + _END,
     ),
     ("groq-key", ("gsk_",), r"gsk_(?<![A-Za-z0-9_]gsk_)[A-Za-z0-9]{48,}"),
@@ -207,18 +216,25 @@ MORE_SHAPES: tuple[RuleSpec, ...] = (
     # alone so that a name holding a prefix is not taken for a key: here the body must look random.
     (
         "glued-key",
-        ("gh", "glpat-", "aiza", "npm_", "sk-ant-", "xox", "hf_"),
-        r"(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255}|glpat-[A-Za-z0-9_\-]{20,}"
-        r"|AIza[0-9A-Za-z_\-]{35}|npm_[A-Za-z0-9]{36}|sk-ant-[A-Za-z0-9]{2,12}-[A-Za-z0-9_\-]{20,}"
-        r"|xox[abposrce]-[0-9]+-[A-Za-z0-9-]{10,}|hf_[A-Za-z0-9]{30,})",
+        ("gh", "github_pat_", "glpat-", "aiza", "npm_", "sk-", "xox", "hf_", "akia", "asia", "_live_", "_test_")
+        + ("sg.", "key-", "eyj"),
+        "(?:" + "|".join(f"(?P<g{n}>{pattern})" for n, (_, pattern, _, _) in enumerate(_GLUED)) + ")",
         (
-            ("gh", (0,), "pousri"),
+            ("gh", (0,), "pousr"),
+            ("github_pat_", (0,)),
             ("glpat-", (0,)),
             ("aiza", (0,)),
             ("npm_", (0,)),
-            ("sk-ant-", (0,)),
+            ("sk-", (0,)),
             ("xox", (0,)),
             ("hf_", (0,)),
+            ("akia", (0,)),
+            ("asia", (0,)),
+            ("_live_", (-2,)),
+            ("_test_", (-2,)),
+            ("sg.", (0,)),
+            ("key-", (0,)),
+            ("eyj", (0,)),
         ),
         glued_key,
     ),
