@@ -100,3 +100,40 @@ def test_the_output_of_a_token_printing_call_is_redacted():
     assert redacted.events[1].text == "[REDACTED:command-token]\n"
     assert redacted.events[3].text == events[3].text  # uuidgen prints no credential
     assert UUID not in redacted.events[4].text  # the value learnt is redacted wherever else it stands
+
+
+def _texts_of(*texts: str) -> list[str]:
+    events = tuple(Event(f"e{i}", Kind.ASSISTANT, text=t) for i, t in enumerate(texts))
+    return [e.text for e in Redactor().value(Session("s", SourceRef(Path("s.jsonl"), "x"), "x", events)).events]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "secret"),
+    [
+        ("Here it is:\nSLACK_BOT_TOKEN=xoxb-123456789012-1234567", "890123-" + alnum(24) + "\nThat is all.", "890123"),
+        ("The database password is set: DB_PASSWORD=", "hunter2Hunter99x and done", "hunter2Hunter99x"),
+        ("aws_secret_access_key = " + alnum(16), alnum(24) + "\nok", None),
+    ],
+)
+def test_a_credential_cut_across_two_texts_is_found_on_their_seam(first, second, secret):
+    out = _texts_of(first, second)
+    assert out[1].startswith("[REDACTED:"), out
+    if secret:
+        assert secret not in "".join(out)
+
+
+def test_a_seam_joins_nothing_that_is_not_cut():
+    assert _texts_of("Run make", "test now") == ["Run make", "test now"]
+    assert _texts_of("============", "====== test session starts ======")[1].startswith("======")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "mcp__AKIA2E0A8F3B244C9986__run",
+        "Typekey-0123456789abcdef0123456789abcdefError",
+        "session-0000-eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.Ab3_dE5-gH7jK9mN1pQ3sT",
+    ],
+)
+def test_more_keys_glued_to_names(text):
+    assert "[REDACTED:" in Redactor().text(text)
