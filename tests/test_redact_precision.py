@@ -83,3 +83,12 @@ def test_the_credentials_beside_them_are_redacted(text, secret):
 def test_a_query_value_ends_at_the_next_parameter():
     out = Redactor().text(f"https://api.example.com/v1?api_key={PASSWORD}&date=2024-01-01")
     assert out == "https://api.example.com/v1?api_key=[REDACTED:secret-assignment]&date=2024-01-01"
+
+
+def test_a_key_block_in_a_diff_keeps_the_diff_s_lines():
+    diff = (
+        "@@ -1,2 +1,6 @@\n context\n+-----BEGIN OPENSSH PRIVATE KEY-----\n+b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n"
+        "+AAAAMwAAAAtzc2gtZWQyNTUxOQAAACB4kY2bH1\n+-----END OPENSSH PRIVATE KEY-----\n last"
+    )
+    out = Redactor().text(diff)
+    assert out == "@@ -1,2 +1,6 @@\n context\n+[REDACTED:private-key]\n+\n+\n+\n last"

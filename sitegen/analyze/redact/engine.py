@@ -264,11 +264,19 @@ class TextRedactor:
                 continue
             out.append(text[last:start])
             out.append("~" if kind == "home" else f"[REDACTED:{kind}]")  # (a home folder in a path: see personal)
+            if "\n" in text[start:end]:
+                out.append(line_breaks(text[start:end]))
             self._kinds.append(kind)
             self.learned.note(kind, text[start:end])
             last = end
         out.append(text[last:])
         return "".join(out)
+
+
+def line_breaks(secret: str) -> str:
+    """What a secret of several lines (a key block) leaves after its marker: its line breaks, each
+    with the diff mark that began the next line, so a diff keeps its lines and a table its rows."""
+    return "".join("\n" + (line[:1] if line[:1] in "+-" else "") for line in secret.split("\n")[1:])
 
 
 # An image as a data: URI (its base64 body may be wrapped in lines).
