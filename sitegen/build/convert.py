@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO
 
+from sitegen.analyze.image_metadata import session_without_image_metadata
 from sitegen.analyze.redact import Redactor
 from sitegen.build.leave_out import LeaveOut
 from sitegen.interchange.aics import aics_chunks
@@ -143,6 +144,7 @@ def _read(
                 if redactor is not None:
                     session = redactor.value(replace(session, source=replace(session.source, path=display)))
                     display = session.source.path
+                session = session_without_image_metadata(session)
                 kept = leave.session(session, read_id, claim.path, problems) if leave is not None else session
                 if kept is None:
                     continue

@@ -2,8 +2,9 @@
 
 A session's images are inline ``data:`` URIs (the readers turn attached and
 pasted images into them). One file must stay small enough to mail or attach, so
-every image is decoded and encoded again, which also drops what its metadata
-carried (EXIF: where a photo was taken, the camera, names in XMP); when they do
+every image is decoded (PNG, JPEG, GIF and WebP only, by those Pillow plugins alone) and,
+at its own size, kept as it came with its metadata cut (EXIF: where a photo was taken,
+the camera, names in XMP; ``analyze/image_metadata``), smaller, encoded again; when they do
 not fit, every image gets the same smaller longest side, step by step; when even
 the smallest side does not fit, the biggest images are left out, each with a
 note where it stood. Pillow does the decoding and encoding: the one well-kept
@@ -13,7 +14,6 @@ library that reads PNG, JPEG, GIF and WebP and writes WebP.
 from __future__ import annotations
 
 import base64
-import binascii
 import io
 import itertools
 from collections.abc import Callable
@@ -21,11 +21,14 @@ from dataclasses import dataclass, replace
 
 from PIL import Image, UnidentifiedImageError
 
+from sitegen.analyze.image_metadata import without_metadata
 from sitegen.model import Block, Event, Session
 
 SHOWN_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp")  # what a page draws as <img> (_events.html)
 SIDES = (0, 2048, 1600, 1280, 1024, 800, 640, 480, 360, 240)  # longest side tried, biggest first; 0: as it is
 MAX_PIXELS = 25_000_000  # a bigger image is not decoded (a "decompression bomb" costs gigabytes)
+WORKING_SIDE = max(SIDES)  # each image is held shrunk to this once decoded
+DECODED_FORMATS = ("PNG", "JPEG", "GIF", "WEBP")  # the only Pillow plugins that see session bytes
 WEBP_QUALITY = 80
 JPEG_QUALITY = 88
 _SAVE_AS = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WEBP": "image/webp"}
@@ -113,40 +116,69 @@ def data_uri(mime: str, data: bytes) -> str:
 
 
 class _Source:
-    """One image, decoded once; its encodings at each longest side, made when asked."""
+    """One image: decoded once, shrunk to the largest side tried below its own (``WORKING_SIDE``)
+    and the full-size pixels released, so a session's images are never all held at full size
+    (40 images of 25 megapixels took 4.1 GB). Its encodings at each longest side are made when
+    asked; at its own size it is its own bytes with the metadata cut (decoded again and
+    re-encoded only when they cannot be cut)."""
 
     def __init__(self, block: Block) -> None:
         self.uri = str(block.uri)
         self.image: Image.Image | None = None
         self.format = ""
         self.why = ""
-        head, _, payload = self.uri.partition(",")
         self.size = (0, 0)
         self._encoded: dict[int, tuple[str, tuple[int, int]] | None] = {}
+        image = self._decode()
+        if image is None:
+            return
+        if max(image.size) > WORKING_SIDE:
+            working = image.copy()
+            working.thumbnail((WORKING_SIDE, WORKING_SIDE), Image.Resampling.LANCZOS, reducing_gap=3.0)
+            image.close()
+            image = working
+        self.image = image
+
+    def _decode(self) -> Image.Image | None:
+        """The image at full size (only PNG, JPEG, GIF and WebP: Pillow's other plugins, EPS's
+        Ghostscript among them, never see session bytes), or None and ``why``."""
+        head, _, payload = self.uri.partition(",")
         try:
             raw = base64.b64decode(payload, validate=False) if head.endswith(";base64") else b""
-            image = Image.open(io.BytesIO(raw))  # reads the header only
+            image = Image.open(io.BytesIO(raw), formats=DECODED_FORMATS)  # reads the header only
             self.size = (image.width, image.height)
             if image.width * image.height > MAX_PIXELS:
                 self.why = f"{image.width}×{image.height} pixels, too many to decode"
-                return
+                return None
             self.format = image.format or ""
             image.load()
-        except (OSError, ValueError, binascii.Error, UnidentifiedImageError, Image.DecompressionBombError):
+        except UnidentifiedImageError:
+            self.why = "not a PNG, JPEG, GIF or WebP image"
+            return None
+        except Exception:  # noqa: BLE001 - any decoder failure on untrusted bytes costs this image only
             self.why = "not a readable image"
-            return
-        self.image = image
+            return None
+        return image
 
     def at(self, side: int) -> tuple[str, tuple[int, int]] | None:
         """Its data: URI and drawn size with the longest side at most ``side`` (0: as it is)."""
         if self.image is None:
             return None
+        if side == 0 and side not in self._encoded:
+            as_it_came = without_metadata(self.uri)  # the bytes as they came, metadata cut: nothing decoded
+            if as_it_came is not None:
+                self._encoded[0] = (as_it_came, self.size)
         if side not in self._encoded:
+            full = side == 0 or side > WORKING_SIDE
+            image = self._decode() if full and self.image.size != self.size else self.image
             try:
-                self._encoded[side] = _encode(self.image, self.format, side)
+                self._encoded[side] = _encode(image, self.format, side) if image is not None else None
             except (OSError, ValueError):  # a pixel mode no encoder takes
                 self._encoded[side] = None
                 self.why = "not an image this file can hold"
+            finally:
+                if image is not None and image is not self.image:
+                    image.close()
         return self._encoded[side]
 
 
