@@ -44,10 +44,13 @@ class SessionRecord:
     parts: list[str] = field(default_factory=list)  # a split session's later pages and its parts.js (sitegen/parts.py)
 
 
+Stamp = tuple[tuple[str, int, int], ...]  # (path, mtime_ns, size) of each file of a source
+
+
 @dataclass
 class SourceRecord:
     reader: str
-    stamp: tuple[tuple[str, int, int], ...]
+    stamp: Stamp
     digest: str
     sessions: list[SessionRecord]
     problems: list[Problem]
@@ -110,7 +113,7 @@ def save(path: Path, cache: BuildCache) -> None:
         raise
 
 
-def stamp(paths: list[Path]) -> tuple[tuple[str, int, int], ...]:
+def stamp(paths: list[Path]) -> Stamp:
     """(path, mtime_ns, size) of every file of a source; folders contribute their files."""
     out = []
     for path in paths:

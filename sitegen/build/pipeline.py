@@ -24,7 +24,7 @@ from typing import Any
 
 from sitegen.analyze.session import SessionSummary
 from sitegen.build import cache as build_cache
-from sitegen.build.cache import BuildCache, SessionRecord, SourceRecord, cached_items, source_key
+from sitegen.build.cache import BuildCache, SessionRecord, SourceRecord, Stamp, cached_items, source_key
 from sitegen.build.context import BuildContext
 from sitegen.build.leave_out import folder_settings
 from sitegen.build.output_scan import EarlyScan, leak_lines, scan_site, start_early_scan
@@ -121,7 +121,8 @@ class _Run:
     owners: dict[str, str] = field(default_factory=dict)  # session id -> the source it was first read from
     summaries: dict[str, SessionSummary] = field(default_factory=dict)  # session id -> what was published
     names: list[str] = field(default_factory=aggregate_names)  # every aggregate, in build order
-    digests: dict[str, str] = field(default_factory=dict)  # source key -> its new content hash, when planning took it
+    # source key -> (stamp, content hash) of a source to be read, taken before it is read
+    digests: dict[str, tuple[Stamp, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.new = BuildCache(key=build_cache.cache_key(), theme=self.theme)
@@ -383,31 +384,43 @@ class _Run:
 # ---------------------------------------------------------------- planning
 
 
-def _plan(claims: list[Claim], old: BuildCache | None, writer: SiteWriter, digests: dict[str, str]) -> Plan:
-    """For each source: its cache record when it can be reused as is, else None. The content
-    hash of a source found changed goes into ``digests`` (its new record needs it: no second read)."""
+def _plan(
+    claims: list[Claim], old: BuildCache | None, writer: SiteWriter, digests: dict[str, tuple[Stamp, str]]
+) -> Plan:
+    """For each source: its cache record when it can be reused as is, else None. A source to be
+    read is stamped and hashed here, before it is read, into ``digests`` (its new record keeps
+    them): lines appended while a build reads it change its stamp, so the next build reads
+    it again (stamped after the read, they were never published)."""
     plan: Plan = []
     for claim in claims:
         key = source_key(claim.reader.name, claim.path)
         record = old.sources.get(key) if old is not None else None
         if record is not None:
             record = _reusable(claim, record, writer, digests, key)
+        if record is None and key not in digests:
+            files = _source_files(claim)
+            stamp = build_cache.stamp(files)  # first the stamp, then the hash: a change between them shows
+            digests[key] = (stamp, build_cache.digest(files))
         plan.append(((key, claim), record))
     return plan
 
 
+def _source_files(claim: Claim) -> list[Path]:
+    return [claim.path, *claim.companions, *folder_settings(claim.path)]
+
+
 def _reusable(
-    claim: Claim, record: SourceRecord, writer: SiteWriter, digests: dict[str, str], key: str
+    claim: Claim, record: SourceRecord, writer: SiteWriter, digests: dict[str, tuple[Stamp, str]], key: str
 ) -> SourceRecord | None:
     """The record, restamped when only the mtime moved; None when the source or its pages changed."""
-    files = [claim.path, *claim.companions, *folder_settings(claim.path)]
+    files = _source_files(claim)
     stamp = build_cache.stamp(files)
     if record.reader != claim.reader.name:
         return None
     if record.stamp != stamp:
         digest = build_cache.digest(files)
         if digest != record.digest:
-            digests[key] = digest
+            digests[key] = (stamp, digest)
             return None
         # Only the mtime moved: same content means same output.
         record = replace(record, stamp=stamp)
@@ -439,17 +452,19 @@ def _aggregate_current(old: BuildCache, name: str, fingerprint: str, writer: Sit
 
 
 def _record(
-    claim: Claim, result: SourceResult, cache_dir: Path, names: list[str], digest: str | None = None
+    claim: Claim, result: SourceResult, cache_dir: Path, names: list[str], taken: tuple[Stamp, str] | None = None
 ) -> SourceRecord:
-    """What the cache keeps of a freshly rendered source (``digest``: its content hash, when
-    planning took it); its items go to a file of their own."""
-    files = [claim.path, *claim.companions, *folder_settings(claim.path)]
+    """What the cache keeps of a freshly rendered source (``taken``: its stamp and content hash,
+    taken by planning before it was read); its items go to a file of their own."""
     rendered = [s for s in result.sessions if s.pages is not None]
     build_cache.store_items(cache_dir, result.key, names, {s.id: s.items for s in rendered})
+    if taken is None:  # not planned (a source read again under other ids): stamped now
+        files = _source_files(claim)
+        taken = (build_cache.stamp(files), build_cache.digest(files))
     return SourceRecord(
         claim.reader.name,
-        build_cache.stamp(files),
-        digest or build_cache.digest(files),
+        taken[0],
+        taken[1],
         [_session_record(s) for s in rendered],
         result.problems,
         result.redactions,
