@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from sitegen.analyze.filenames import reserved_on_windows
 from sitegen.analyze.session import SessionSummary
 from sitegen.build import cache as build_cache
 from sitegen.build.cache import BuildCache, SessionRecord, SourceRecord, Stamp, cached_items, source_key
@@ -119,6 +120,7 @@ class _Run:
     new: BuildCache = field(init=False)
     catalog: list[CatalogEntry] = field(default_factory=list)
     owners: dict[str, str] = field(default_factory=dict)  # session id -> the source it was first read from
+    folded: dict[str, str] = field(default_factory=dict)  # casefolded id -> the id published (macOS, Windows)
     summaries: dict[str, SessionSummary] = field(default_factory=dict)  # session id -> what was published
     names: list[str] = field(default_factory=aggregate_names)  # every aggregate, in build order
     # source key -> (stamp, content hash) of a source to be read, taken before it is read
@@ -216,7 +218,7 @@ class _Run:
         if any(name not in items.get(s.id, {}) for s in record.sessions for name in aggregates.names):
             # Damaged or missing cache items: render this source again, here.
             return self._take_result(claim, self._render_here(key, claim, writer), writer, aggregates)
-        if any(s.id in self.owners for s in record.sessions):  # another source now has one of its ids
+        if any(self._taken(s.id) for s in record.sessions):  # another source now has one of its ids
             return self._take_result(claim, self._render_here(key, claim, writer), writer, aggregates)
         self.problems.items.extend(record.problems)
         self.report.redactions.update(record.redactions)
@@ -231,7 +233,7 @@ class _Run:
         self, claim: Claim, result: SourceResult, writer: SiteWriter, aggregates: _Aggregates
     ) -> SourceRecord:
         self._drop_copies(result)
-        clashes = [s.id for s in result.sessions if s.id in self.owners]
+        clashes = [s.id for s in result.sessions if self._taken(s.id)]
         if clashes:
             for s in result.sessions:
                 discard(s.pages)
@@ -277,19 +279,29 @@ class _Run:
         )
         return worker.run(task)
 
+    def _taken(self, session_id: str) -> bool:
+        """May a session not be published under this id? Another source has it, or one that
+        differs only in case (one file on macOS and Windows), or Windows reserves it (``nul``)."""
+        return (
+            session_id in self.owners
+            or self.folded.get(session_id.casefold(), session_id) != session_id
+            or reserved_on_windows(session_id)
+        )
+
     def _copy_ids(self, clashes: list[str], claim: Claim) -> dict[str, str]:
-        """New ids for sessions another source already published under their ids: both are
-        kept (different files that merely share an id), and a problem says so."""
+        """New ids for sessions another source already published under their ids (or ids that
+        differ only in case, or that Windows reserves): both are kept (different files that
+        merely share an id), and a problem says so."""
         renames: dict[str, str] = {}
         for session_id in clashes:
             new_id = copy_id(session_id, str(claim.path), self.owners.keys() | renames.values())
             renames[session_id] = new_id
+            owner = self.owners.get(session_id) or self.owners.get(self.folded.get(session_id.casefold(), ""))
+            why = f"already read from {owner}" if owner else "a name Windows reserves"
+            if owner and session_id not in self.owners:
+                why = f"differs only in case from one read from {owner}"
             self.problems.add(
-                claim.path,
-                None,
-                f"session id {session_id} already read from {self.owners[session_id]}; "
-                f"this file's session is kept as {new_id}",
-                "render",
+                claim.path, None, f"session id {session_id} {why}; this file's session is kept as {new_id}", "render"
             )
         return renames
 
@@ -298,6 +310,7 @@ class _Run:
     ) -> None:
         """Count a published session and hand its items to the active aggregates, in archive order."""
         self.owners[s.id] = s.source
+        self.folded.setdefault(s.id.casefold(), s.id)
         self.summaries[s.id] = s.summary
         self.report.sessions += 1
         self.catalog.append(CatalogEntry(s.summary, claim.reader.name, claim.path, claim.group))
