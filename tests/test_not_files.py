@@ -79,3 +79,24 @@ def test_a_folder_nested_1100_deep_is_one_line(deep: Path, tmp_path: Path) -> No
     assert ["the cap on depth" in p.message for p in problems.items] == [True]
     report = build_site(deep, tmp_path / "site")
     assert report.sessions == 1
+
+
+def test_a_deep_nest_inside_a_session_folder_costs_the_nest_only(tmp_path: Path) -> None:
+    """The readers list a claimed folder's files without recursion too (``rglob`` recursed)."""
+    base = tmp_path / "archive" / "projects" / "-home-dev-shop"
+    base.mkdir(parents=True)
+    (base / f"{SID}.jsonl").write_text(json.dumps(LINE) + "\n")
+    (base / SID / "subagents").mkdir(parents=True)
+    fds = [os.open(base / SID / "subagents", os.O_RDONLY)]
+    try:
+        for _ in range(sys.getrecursionlimit() + 100):
+            os.mkdir("d", dir_fd=fds[-1])
+            fds.append(os.open("d", os.O_RDONLY, dir_fd=fds[-1]))
+        report = build_site(tmp_path / "archive", tmp_path / "site")
+        assert report.sessions == 1
+        assert ["the cap on depth" in p.message for p in report.problems] == [True]
+    finally:
+        for fd in reversed(fds):
+            if fd != fds[-1]:
+                os.rmdir("d", dir_fd=fd)
+            os.close(fd)

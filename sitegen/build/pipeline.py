@@ -37,6 +37,7 @@ from sitegen.model import Problems
 from sitegen.parallel import default_jobs
 from sitegen.readers import Claim, discover
 from sitegen.readers.merge import copy_id
+from sitegen.readers.walk import files_below
 from sitegen.site.aggregate import Aggregate
 from sitegen.site.markup import pygments_css
 from sitegen.site.resources import static_dir, templates_dir
@@ -519,7 +520,7 @@ def _cache_dir(config: SiteConfig, roots: list[Path], output: Path) -> Path:
 def _size(path: Path) -> int:
     try:
         if path.is_dir():
-            return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+            return sum(p.stat().st_size for p in files_below(path))
         return path.stat().st_size
     except OSError:
         return 0

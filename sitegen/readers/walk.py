@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from fnmatch import fnmatch
+from pathlib import Path
 
 from sitegen.readers.limits import MAX_FOLDER_DEPTH
 from sitegen.readers.regular import kind_of
@@ -78,3 +80,22 @@ def _list(top: str, depth: int) -> Folder:
             else:
                 folder.files.append(entry.name)
     return folder
+
+
+def _ignore(_: object) -> None:
+    return None
+
+
+def iter_files_below(folder: Path, pattern: str = "*") -> Iterator[Path]:
+    """The regular files below ``folder`` (at any depth to the cap) whose names match ``pattern``:
+    ``Path.rglob`` without its recursion (a RecursionError 1,000 folders deep) and without FIFOs.
+    Folders that cannot be listed are passed over (discovery has said so)."""
+    for listing in walk(folder, onerror=_ignore, too_deep=_ignore):
+        for name in listing.files:
+            if fnmatch(name, pattern):
+                yield Path(listing.path) / name
+
+
+def files_below(folder: Path, pattern: str = "*") -> list[Path]:
+    """``iter_files_below``, sorted (as ``sorted(folder.rglob(pattern))`` was)."""
+    return sorted(iter_files_below(folder, pattern))
