@@ -135,7 +135,9 @@ def test_a_generated_column_is_never_evaluated(tmp_path: Path) -> None:
         assert conn.execute("SELECT folder_paths_order, length(folder_paths_order) FROM threads").fetchall() == [
             (None, None)
         ]
+    problems = Problems()
     assert [len(t.messages) for t in zed_database.read(path, problems)] == [1]
+    assert [m.endswith("read as empty: a database's own SQL is never run") for m in messages(problems)] == [True]
 
 
 def test_sqlite_work_and_values_are_capped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

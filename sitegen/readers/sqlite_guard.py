@@ -27,6 +27,7 @@ class GuardedConnection(sqlite3.Connection):
     """A connection whose cap errors say which cap (SQLite says only "interrupted")."""
 
     over_budget = False
+    generated: tuple[str, ...] = ()  # "table.column" of each generated column, read as NULL
 
     def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
         try:
@@ -43,6 +44,15 @@ def _named(conn: GuardedConnection, exc: sqlite3.Error) -> sqlite3.Error:
     return exc
 
 
+def generated_note(conn: sqlite3.Connection) -> str | None:
+    """A problem line's words when the database has generated columns (read as NULL), else None."""
+    names = getattr(conn, "generated", ())
+    if not names:
+        return None
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    return f"generated columns ({shown}) are read as empty: a database's own SQL is never run"
+
+
 def named_error(conn: sqlite3.Connection, exc: sqlite3.Error) -> sqlite3.Error:
     """``exc`` in words that name the cap it met, when it met one (for errors raised while
     fetching rows, past ``execute``)."""
@@ -56,6 +66,8 @@ def guard(conn: sqlite3.Connection) -> sqlite3.Connection:
     generated = _generated_columns(conn)
     if generated:
         conn.set_authorizer(_no_generated(generated))
+        if isinstance(conn, GuardedConnection):
+            conn.generated = tuple(sorted(f"{table}.{column}" for table, column in generated))
     return conn
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from sitegen.model import Problems
 from sitegen.readers._util import SQLITE_ERRORS, connect_ro, is_sqlite
 from sitegen.readers.files import read_bytes
-from sitegen.readers.sqlite_guard import GuardedConnection, guard
+from sitegen.readers.sqlite_guard import GuardedConnection, generated_note, guard
 
 # Beyond this many bytes (database and log together) the log is not applied in memory.
 MEMORY_LIMIT = 512 * 1024 * 1024
@@ -37,11 +37,20 @@ def wal_path(path: Path) -> Path:
 
 
 def open_database(path: Path, problems: Problems, label: str) -> sqlite3.Connection:
-    """The database at ``path`` with its committed log applied, opened so nothing can write it.
+    """The database at ``path`` with its committed log applied, opened so nothing can write it
+    and guarded (``sqlite_guard``: generated columns read as empty, with one problem line).
 
     Raises sqlite3.Error when it is not a database. A log that cannot be used (damaged,
     unreadable, too big) costs one problem line, and the main file is read alone.
     """
+    conn = _open(path, problems, label)
+    note = generated_note(conn)
+    if note is not None:
+        problems.add(path, None, f"{label}: {note}")
+    return conn
+
+
+def _open(path: Path, problems: Problems, label: str) -> sqlite3.Connection:
     if not is_sqlite(path):
         raise sqlite3.DatabaseError("not a SQLite database")
     wal = wal_path(path)
