@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cursor_agent_store import AGENT_ID, HASH, write_store
 from helpers import build_site
 
 from sitegen.model import Problems
@@ -100,3 +101,12 @@ def test_a_deep_nest_inside_a_session_folder_costs_the_nest_only(tmp_path: Path)
             if fd != fds[-1]:
                 os.rmdir("d", dir_fd=fd)
             os.close(fd)
+
+
+def test_a_fifo_as_the_wal_beside_a_cursor_agent_store(tmp_path: Path) -> None:
+    """The store is read from its main file; the FIFO is named once, never opened to block."""
+    store = write_store(tmp_path / "archive" / "chats" / HASH / AGENT_ID / "store.db")
+    os.mkfifo(store.with_name("store.db-wal"))
+    report = build_site(tmp_path / "archive", tmp_path / "site")
+    assert report.sessions == 1
+    assert [p.message for p in report.problems if "FIFO" in p.message] == ["a FIFO, not a regular file; skipped"]
