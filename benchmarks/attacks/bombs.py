@@ -169,6 +169,14 @@ def case_images(root: Path) -> list[str]:
     return ["convert", str(root / "s.jsonl"), "--to", "html", "-o", str(root / "out.html")]
 
 
+def case_images_build(root: Path) -> list[str]:
+    """The 40 images of ``case_images``, through ``build --exports html``."""
+    case_images(root)
+    (root / "a").mkdir()
+    (root / "s.jsonl").rename(root / "a" / "s.jsonl")
+    return ["build", str(root / "a"), "-o", str(root / "site"), "--exports", "html"]
+
+
 def case_long_line(root: Path) -> list[str]:
     """One 300 MB JSON line in a Claude Code session, through ``build``."""
     (root / "a").mkdir()
