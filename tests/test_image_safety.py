@@ -157,13 +157,16 @@ def test_no_program_runs_and_only_the_four_formats_are_decoded(monkeypatch: pyte
     assert [p.why for p in report.images] == ["not a PNG, JPEG, GIF or WebP image"] * 2 + [""]
 
 
-def test_the_packer_holds_each_image_shrunk(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Decoded, shrunk to the working side, the full-size pixels released; as-is made again when asked."""
+def test_the_packer_holds_each_image_shrunk_and_only_when_it_must(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Decoded to check it, released; at its own size its bytes (nothing held); for a smaller side
+    decoded again, shrunk to the working side, the full-size pixels released."""
     monkeypatch.setattr(single_images, "WORKING_SIDE", 64)
     big = io.BytesIO()
     Image.new("RGB", (300, 200), (1, 2, 3)).save(big, "PNG")
     source = single_images._Source(Block("image", uri=uri("image/png", big.getvalue())))
-    assert source.image is not None and max(source.image.size) == 64 and source.size == (300, 200)
+    assert source.readable and source._working is None and source.size == (300, 200)
     found = source.at(0)
-    assert found is not None and found[1] == (300, 200)
-    assert source.image.size == (64, 43)
+    assert found is not None and found[1] == (300, 200) and source._working is None
+    smaller = source.at(32)
+    assert smaller is not None and smaller[1][0] == 32
+    assert source._working is not None and source._working.size == (64, 43)

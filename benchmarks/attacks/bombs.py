@@ -13,6 +13,7 @@ import gzip
 import io
 import json
 import os
+import random
 import re
 import sqlite3
 import struct
@@ -159,6 +160,31 @@ def case_images(root: Path) -> list[str]:
     payload = base64.b64encode(_flat_png(4999, 4999)).decode()
     lines = []
     for n in range(40):
+        line = dict(CLAUDE_LINE, uuid=f"u-{n}", parentUuid=f"u-{n - 1}" if n else None)
+        line["message"] = {
+            "role": "user",
+            "content": [{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": payload}}],
+        }
+        lines.append(json.dumps(line))
+    (root / "s.jsonl").write_text("\n".join(lines) + "\n")
+    return ["convert", str(root / "s.jsonl"), "--to", "html", "-o", str(root / "out.html")]
+
+
+def _blocky_png(side: int, seed: int) -> bytes:
+    """A picture of coarse random blocks: small as a PNG, too big for the budget once 40 are together."""
+    from PIL import Image
+
+    small = Image.frombytes("RGB", (40, 40), random.Random(seed).randbytes(40 * 40 * 3))
+    out = io.BytesIO()
+    small.resize((side, side), Image.Resampling.NEAREST).save(out, "PNG", compress_level=9)
+    return out.getvalue()
+
+
+def case_images_shrunk(root: Path) -> list[str]:
+    """40 images just under the cap that do not fit the 5 MB budget together: each is shrunk."""
+    lines = []
+    for n in range(40):
+        payload = base64.b64encode(_blocky_png(4999, n)).decode()
         line = dict(CLAUDE_LINE, uuid=f"u-{n}", parentUuid=f"u-{n - 1}" if n else None)
         line["message"] = {
             "role": "user",

@@ -116,32 +116,42 @@ def data_uri(mime: str, data: bytes) -> str:
 
 
 class _Source:
-    """One image: decoded once, shrunk to the largest side tried below its own (``WORKING_SIDE``)
-    and the full-size pixels released, so a session's images are never all held at full size
-    (40 images of 25 megapixels took 4.1 GB). Its encodings at each longest side are made when
-    asked; at its own size it is its own bytes with the metadata cut (decoded again and
-    re-encoded only when they cannot be cut)."""
+    """One image, checked to be one (its header and structure, not its pixels); at its own size
+    it is its own bytes with the metadata cut (nothing decoded or encoded). Only when a smaller
+    side is asked for is it decoded, shrunk to ``WORKING_SIDE`` and kept so, the full-size
+    pixels released: a session's images are never all held at full size (40 images of 25
+    megapixels took 4 GB), and when they fit as they are, none is decoded at all."""
 
     def __init__(self, block: Block) -> None:
         self.uri = str(block.uri)
-        self.image: Image.Image | None = None
+        self.readable = False
+        self._working: Image.Image | None = None
         self.format = ""
         self.why = ""
         self.size = (0, 0)
         self._encoded: dict[int, tuple[str, tuple[int, int]] | None] = {}
-        image = self._decode()
-        if image is None:
-            return
-        if max(image.size) > WORKING_SIDE:
-            working = image.copy()
-            working.thumbnail((WORKING_SIDE, WORKING_SIDE), Image.Resampling.LANCZOS, reducing_gap=3.0)
+        image = self._decode(load=False)
+        if image is not None:
+            self.readable = True
             image.close()
-            image = working
-        self.image = image
 
-    def _decode(self) -> Image.Image | None:
+    @property
+    def image(self) -> Image.Image | None:
+        """The image shrunk to at most ``WORKING_SIDE``, decoded when first asked for."""
+        if self._working is None and self.readable:
+            image = self._decode()
+            if image is not None and max(image.size) > WORKING_SIDE:
+                working = image.copy()
+                working.thumbnail((WORKING_SIDE, WORKING_SIDE), Image.Resampling.LANCZOS, reducing_gap=3.0)
+                image.close()
+                image = working
+            self._working = image
+        return self._working
+
+    def _decode(self, load: bool = True) -> Image.Image | None:
         """The image at full size (only PNG, JPEG, GIF and WebP: Pillow's other plugins, EPS's
-        Ghostscript among them, never see session bytes), or None and ``why``."""
+        Ghostscript among them, never see session bytes), or None and ``why``. Without ``load``,
+        its structure is checked (``verify``: chunk CRCs and the like) and its pixels not decoded."""
         head, _, payload = self.uri.partition(",")
         try:
             raw = base64.b64decode(payload, validate=False) if head.endswith(";base64") else b""
@@ -151,7 +161,7 @@ class _Source:
                 self.why = f"{image.width}×{image.height} pixels, too many to decode"
                 return None
             self.format = image.format or ""
-            image.load()
+            image.load() if load else image.verify()
         except UnidentifiedImageError:
             self.why = "not a PNG, JPEG, GIF or WebP image"
             return None
@@ -162,22 +172,23 @@ class _Source:
 
     def at(self, side: int) -> tuple[str, tuple[int, int]] | None:
         """Its data: URI and drawn size with the longest side at most ``side`` (0: as it is)."""
-        if self.image is None:
+        if not self.readable:
             return None
         if side == 0 and side not in self._encoded:
             as_it_came = without_metadata(self.uri)  # the bytes as they came, metadata cut: nothing decoded
             if as_it_came is not None:
                 self._encoded[0] = (as_it_came, self.size)
         if side not in self._encoded:
+            working = self.image
             full = side == 0 or side > WORKING_SIDE
-            image = self._decode() if full and self.image.size != self.size else self.image
+            image = self._decode() if full and working is not None and working.size != self.size else working
             try:
                 self._encoded[side] = _encode(image, self.format, side) if image is not None else None
             except (OSError, ValueError):  # a pixel mode no encoder takes
                 self._encoded[side] = None
                 self.why = "not an image this file can hold"
             finally:
-                if image is not None and image is not self.image:
+                if image is not None and image is not working:
                     image.close()
         return self._encoded[side]
 
