@@ -280,6 +280,10 @@ def test_bound_beyond_loopback_an_honest_client_gets_what_a_spoofing_one_gets() 
     assert guard.refusal({"Host": "192.168.1.5:9999"}, needs_same_origin=False) == "unknown Host"
     # the RPC by the peer's address, which a client cannot choose: the same answer for both
     assert guard.local_only("192.168.1.9") is not None and guard.local_only("127.0.0.1") is None
+    assert guard.local_only("::ffff:127.0.0.1") is None and guard.local_only("::1") is None
+    lan = Guard.for_address("192.168.1.5", 8123)  # an agent here connects from the bound address
+    assert lan.local_only("192.168.1.5") is None and lan.local_only("::ffff:192.168.1.5") is None
+    assert lan.local_only("192.168.1.9") is not None
     assert Guard.for_address("127.0.0.1", 8123).local_only("192.168.1.9") is None  # loopback: nothing to add
     assert Guard.for_address("127.0.0.1", 8123).refusal(honest, needs_same_origin=False) == "unknown Host"
 

@@ -13,12 +13,14 @@ same-origin`` for browsers that send no ``Sec-Fetch-*``.
 Bound beyond loopback (``--host 0.0.0.0``), the Host check cannot tell an honest
 client on the network from one that lies (any client may send ``Host: 127.0.0.1``), so
 it gives both the same: any IP-literal Host (a rebinding page can only present a DNS
-name) reads the site, and the JSON-RPC endpoints answer this machine's peers only.
+name) reads the site, and the JSON-RPC endpoints answer only peers whose address is this
+machine's (loopback, the bind address, the addresses of its name).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import socket
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -66,6 +68,7 @@ class Guard:
     origins: frozenset[str]
     port: int = 0
     any_address: bool = False  # bound beyond loopback: any IP-literal Host, RPC for local peers only
+    own_addresses: frozenset[str] = frozenset()  # this machine's addresses besides loopback (its peers)
 
     @classmethod
     def for_address(cls, host: str, port: int) -> Guard:
@@ -76,7 +79,8 @@ class Guard:
         if port == 80:
             hosts |= {name.lower() for name in names}
         wide = host in WILDCARDS or not is_loopback(host)
-        return cls(frozenset(hosts), frozenset(f"http://{h}" for h in hosts), port, wide)
+        own = _own_addresses(host) if wide else frozenset()
+        return cls(frozenset(hosts), frozenset(f"http://{h}" for h in hosts), port, wide, own)
 
     def _known_host(self, host: str) -> bool:
         if host in self.hosts:
@@ -114,7 +118,31 @@ class Guard:
         return None
 
     def local_only(self, peer: str | None) -> str | None:
-        """Why a request that only this machine may make is refused (None: it may be answered)."""
-        if self.any_address and (peer is None or not is_loopback(peer)):
-            return "the RPC answers this machine only"
-        return None
+        """Why a request that only this machine may make is refused (None: it may be answered).
+        By the peer's address, which a TCP client cannot choose: loopback, or one of this
+        machine's own (an agent here connecting to the address the server is bound to)."""
+        bare = _bare(peer) if peer is not None else None
+        if not self.any_address or (bare is not None and (is_loopback(bare) or bare in self.own_addresses)):
+            return None
+        return "the RPC answers this machine only"
+
+
+def _bare(address: str) -> str:
+    """An address as ``ipaddress`` writes it (``::ffff:192.0.2.7`` is ``192.0.2.7``)."""
+    try:
+        ip = ipaddress.ip_address(address.strip("[]"))
+    except ValueError:
+        return address
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return str(mapped or ip)
+
+
+def _own_addresses(host: str) -> frozenset[str]:
+    """The bind address and the addresses this machine's name resolves to."""
+    found = {_bare(host)} if host not in WILDCARDS else set()
+    try:
+        for *_, sockaddr in socket.getaddrinfo(socket.gethostname(), None):
+            found.add(_bare(str(sockaddr[0])))
+    except OSError:
+        pass
+    return frozenset(found)
