@@ -170,3 +170,13 @@ def test_the_packer_holds_each_image_shrunk_and_only_when_it_must(monkeypatch: p
     smaller = source.at(32)
     assert smaller is not None and smaller[1][0] == 32
     assert source._working is not None and source._working.size == (64, 43)
+
+
+def test_at_the_working_side_an_image_is_still_shrunk_as_webp(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The working copy is already that size; the image itself is bigger, so it is a smaller WebP."""
+    monkeypatch.setattr(single_images, "WORKING_SIDE", 64)
+    big = io.BytesIO()
+    Image.new("RGB", (300, 200), (1, 2, 3)).save(big, "PNG")
+    source = single_images._Source(Block("image", uri=uri("image/png", big.getvalue())))
+    found = source.at(64)
+    assert found is not None and found[0].startswith("data:image/webp;") and found[1] == (64, 43)

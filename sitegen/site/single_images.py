@@ -183,7 +183,7 @@ class _Source:
             full = side == 0 or side > WORKING_SIDE
             image = self._decode() if full and working is not None and working.size != self.size else working
             try:
-                self._encoded[side] = _encode(image, self.format, side) if image is not None else None
+                self._encoded[side] = _encode(image, self.format, side, self.size) if image is not None else None
             except (OSError, ValueError):  # a pixel mode no encoder takes
                 self._encoded[side] = None
                 self.why = "not an image this file can hold"
@@ -193,11 +193,12 @@ class _Source:
         return self._encoded[side]
 
 
-def _encode(image: Image.Image, fmt: str, side: int) -> tuple[str, tuple[int, int]]:
-    """At its own size: the same format again (WebP for others); smaller: WebP, which keeps alpha."""
+def _encode(image: Image.Image, fmt: str, side: int, size: tuple[int, int]) -> tuple[str, tuple[int, int]]:
+    """At its own ``size``: the same format again (WebP for others); smaller: WebP, which keeps
+    alpha. ``image`` may already be shrunk (the working copy): smaller is judged by ``size``."""
     frame = image.copy()  # the first frame of an animation
-    smaller = bool(side) and max(frame.size) > side
-    if smaller:
+    smaller = bool(side) and max(size) > side
+    if smaller and max(frame.size) > side:
         frame.thumbnail((side, side), Image.Resampling.LANCZOS, reducing_gap=3.0)
     keep = fmt if not smaller and fmt in _SAVE_AS else "WEBP"
     out = io.BytesIO()
