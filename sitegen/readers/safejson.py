@@ -101,7 +101,8 @@ def loads(text: str, notes: list[str] | None = None) -> Any:
     # A line of JSON usually starts with its value and ends with it or a line break: the
     # whitespace pattern runs only when it does not.
     start = 0 if text[:1] not in _WS_CHARS else _WS.match(text).end()  # type: ignore[union-attr]
-    value, end = raw_decode(text, start, notes, counted=too_many_brackets(text, start))
+    heavy = len(text) - start >= 2 * MAX_CONTAINERS and too_many_brackets(text, start)  # most lines: one compare
+    value, end = raw_decode(text, start, notes, counted=heavy)
     if end != len(text) and text[end:] != "\n" and _WS.match(text, end).end() != len(text):  # type: ignore[union-attr]
         raise json.JSONDecodeError("Extra data", text, end)
     return value
