@@ -15,6 +15,7 @@ import json
 import os
 import random
 import re
+import signal
 import sqlite3
 import struct
 import subprocess
@@ -258,11 +259,17 @@ def _run(name: str, root: Path, timeout: int) -> None:
         args = CASES[name](root)
         size = sum(p.stat().st_size for p in root.rglob("*") if p.is_file()) if name != "deep" else 0
         cmd = ["/usr/bin/time", "-v", PY, "-m", "sitegen", *args]
+        child = subprocess.Popen(
+            cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace", start_new_session=True
+        )
         try:
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, errors="replace")
+            out, err = child.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
+            os.killpg(child.pid, signal.SIGKILL)  # time's child too: a build hung on a FIFO
+            child.communicate()
             print(f"{name}: input {size:,} B; TIMEOUT after {timeout} s")
             return
+        done = subprocess.CompletedProcess(cmd, child.returncode, out, err)
         rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)
         wall = re.search(r"Elapsed \(wall clock\) time.*: (\S+)", done.stderr)
         seen = [ln for ln in (done.stdout + done.stderr).splitlines() if not ln.startswith("\t")]
