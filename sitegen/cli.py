@@ -24,6 +24,7 @@ from sitegen.build.check import CheckReport, check, pick_numbers
 from sitegen.build.convert import ConvertError, convert
 from sitegen.build.github_pages import WORKFLOW_PATH, github_pages_workflow, pages_limit_warnings
 from sitegen.build.leave_out import LeaveOut, archive_folders
+from sitegen.build.report import problem_lines
 from sitegen.config import (
     CONFIG_NAME,
     ConfigFileError,
@@ -237,8 +238,8 @@ def build_command(
         raise click.ClickException(str(exc)) from None
     except OSError as exc:  # disk full, read-only, permission denied: one line; the writer kept the previous site
         raise click.ClickException(_os_error_line(exc)) from None
-    for problem in report.problems:
-        click.echo(str(problem), err=True)
+    for line in problem_lines(report.problems):
+        click.echo(line, err=True)
     click.echo(report.summary_line())
     if report.redactions and not quiet:
         kinds = ", ".join(f"{kind} {n}" for kind, n in report.redactions.most_common())
@@ -395,8 +396,8 @@ def discover_command(agent_dirs: tuple[str, ...], as_json: bool, verbose: bool) 
             "build them with: sessite build --discover -o site"
         )
     if verbose:
-        for problem in problems.items:
-            click.echo(str(problem), err=True)
+        for line in problem_lines(problems.items):
+            click.echo(line, err=True)
 
 
 def _with_config_file(
@@ -514,8 +515,8 @@ def convert_command(
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
         raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from None
-    for problem in report.problems:
-        click.echo(str(problem), err=True)
+    for line in problem_lines(report.problems):
+        click.echo(line, err=True)
     for note in () if quiet else report.notes:
         click.echo(note, err=True)
     if not quiet:
@@ -599,8 +600,8 @@ def check_command(
     if as_json:
         click.echo(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
     else:
-        for problem in report.problems:
-            click.echo(str(problem), err=True)
+        for line in problem_lines(report.problems):
+            click.echo(line, err=True)
         if not config.redact:
             click.echo("note: redaction is off in the settings file (redact = false)", err=True)
         for line in report.lines():

@@ -253,3 +253,42 @@ def test_ctrl_c_stops_cleanly(tmp_path):
         proc.wait()
         pump.join(timeout=10)
         proc.stderr.close()
+
+
+def test_a_page_on_another_origin_reads_nothing(live, page, tmp_path):
+    """Issue 30 (XSSI): the search and insights data are JSONP scripts; a page on another origin
+    that includes them with <script src> must get nothing. The attacker's page is served from
+    localhost on another port (another site than 127.0.0.1) by a plain static server."""
+    _, state, port = live
+    data = sorted(p.relative_to(state.site).as_posix() for p in state.site.rglob("*.js") if "static/" not in str(p))
+    assert any(u.startswith("search/") for u in data)
+    tags = "".join(
+        f'<script src="http://127.0.0.1:{port}/{u}" onload="loaded.push(\'{u}\')" '
+        f"onerror=\"failed.push('{u}')\"></script>"
+        for u in data
+    )
+    evil = tmp_path / "evil"
+    evil.mkdir()
+    (evil / "own.js").write_text("ownLoaded = true;")
+    (evil / "index.html").write_text(
+        "<!doctype html><script>var loaded = [], failed = [], stolen = [], ownLoaded = false;"
+        "var sessiteSearch = new Proxy({}, {get: () => (...a) => stolen.push(a)});</script>"
+        f'<script src="own.js"></script>{tags}'
+    )
+    attacker = subprocess.Popen(
+        [sys.executable, "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", str(evil)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        line = attacker.stdout.readline()  # "Serving HTTP on 127.0.0.1 port N ..."
+        evil_port = int(line.split(" port ")[1].split()[0])
+        page.goto(f"http://localhost:{evil_port}/index.html")
+        page.wait_for_function(f"loaded.length + failed.length === {len(data)}", timeout=15000)
+        assert page.evaluate("ownLoaded") is True  # the page itself works: scripts run
+        assert page.evaluate("loaded") == [] and page.evaluate("stolen") == []
+        assert sorted(page.evaluate("failed")) == data
+    finally:
+        attacker.terminate()
+        attacker.wait(timeout=10)

@@ -234,3 +234,68 @@ def test_guard_names_of_a_chosen_host():
     assert guard.refusal({"Host": "192.0.2.7:8123"}, needs_same_origin=True) is None
     assert guard.refusal({"Host": "localhost:8123"}, needs_same_origin=True) is None
     assert guard.refusal({"Host": "attacker.example:8123"}, needs_same_origin=False) == "unknown Host"
+
+
+# ---------------------------------------------------------------- issue 30: XSSI, binding beyond loopback
+
+DATA_FILES = ("/search/meta.js", "/search/t/ab.js", "/search/f/x/y.js", "/insights/all.sessions.js", "/index.html")
+
+
+@pytest.mark.parametrize("path", DATA_FILES)
+def test_another_site_cannot_include_the_data_files(preview: PreviewServer, path: str) -> None:
+    """``<script src>`` from another origin (cross-site, or another port: same-site) is refused."""
+    for site in ("cross-site", "same-site"):
+        headers = {"Sec-Fetch-Site": site, "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "script"}
+        assert request(preview, "GET", path, headers=headers)[0] == 403
+
+
+def test_every_response_is_for_its_own_origin_only(preview: PreviewServer) -> None:
+    port = preview.server_address[1]
+    for path in ("/", "/search/meta.js", "/nothing-here", "/__sessite__/status"):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", path, headers={"Host": f"127.0.0.1:{port}"})
+        resp = conn.getresponse()
+        resp.read()
+        conn.close()
+        assert resp.getheader("Cross-Origin-Resource-Policy") == "same-origin", path
+        assert resp.getheader("X-Content-Type-Options") == "nosniff", path
+
+
+def test_its_own_pages_and_a_followed_link_still_load(preview: PreviewServer) -> None:
+    same = {"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "script"}
+    assert request(preview, "GET", "/__sessite__/reload.js", headers=same)[0] == 200
+    link = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}
+    assert request(preview, "GET", "/", headers=link)[0] != 403
+    framed = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "iframe"}
+    assert request(preview, "GET", "/", headers=framed)[0] == 403
+
+
+def test_bound_beyond_loopback_an_honest_client_gets_what_a_spoofing_one_gets() -> None:
+    guard = Guard.for_address("0.0.0.0", 8123)
+    honest, spoofing = {"Host": "192.168.1.5:8123"}, {"Host": "127.0.0.1:8123"}
+    assert guard.refusal(honest, needs_same_origin=False) is None
+    assert guard.refusal(spoofing, needs_same_origin=False) is None
+    assert guard.refusal({"Host": "[fd00::5]:8123"}, needs_same_origin=False) is None
+    assert guard.refusal({"Host": "rebound.attacker.example:8123"}, needs_same_origin=False) == "unknown Host"
+    assert guard.refusal({"Host": "192.168.1.5:9999"}, needs_same_origin=False) == "unknown Host"
+    # the RPC by the peer's address, which a client cannot choose: the same answer for both
+    assert guard.local_only("192.168.1.9") is not None and guard.local_only("127.0.0.1") is None
+    assert guard.local_only("::ffff:127.0.0.1") is None and guard.local_only("::1") is None
+    lan = Guard.for_address("192.168.1.5", 8123)  # an agent here connects from the bound address
+    assert lan.local_only("192.168.1.5") is None and lan.local_only("::ffff:192.168.1.5") is None
+    assert lan.local_only("192.168.1.9") is not None
+    assert Guard.for_address("127.0.0.1", 8123).local_only("192.168.1.9") is None  # loopback: nothing to add
+    assert Guard.for_address("127.0.0.1", 8123).refusal(honest, needs_same_origin=False) == "unknown Host"
+
+
+def test_binding_beyond_loopback_warns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    lines: list[str] = []
+    monkeypatch.setattr(PreviewServer, "serve_forever", lambda self, poll_interval=0.5: None)
+    config = SiteConfig(archive=archive, output=tmp_path / "site", progress=False)
+    server_module.serve(config, host="0.0.0.0", port=0, log=lines.append)
+    assert any(line.startswith("warning: bound to 0.0.0.0, beyond this machine") for line in lines)
+    lines.clear()
+    server_module.serve(config, host="127.0.0.1", port=0, log=lines.append)
+    assert not any(line.startswith("warning") for line in lines)

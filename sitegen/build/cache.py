@@ -9,15 +9,16 @@ site settings) changes the theme fingerprint, and then everything is rebuilt.
 
 The cache carries a version key; a missing, foreign or corrupt cache means a
 full build, never a crash. It is never published (it may hold unredacted text
-when redaction is off, and paths of the user's machine).
+when redaction is off, and paths of the user's machine), and it is private:
+``0600`` files in ``0700`` folders, each file sealed with a per-cache key and
+unpickled only when the seal checks out (``sealed.py``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
-import pickle
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from sitegen import __version__
+from sitegen.build import sealed
 from sitegen.model import Problem
 
 # 2: SessionRecord.parts; 3: no spans for uncoloured tokens; 4: cached items live in stage packages;
@@ -44,10 +46,13 @@ class SessionRecord:
     parts: list[str] = field(default_factory=list)  # a split session's later pages and its parts.js (sitegen/parts.py)
 
 
+Stamp = tuple[tuple[str, int, int], ...]  # (path, mtime_ns, size) of each file of a source
+
+
 @dataclass
 class SourceRecord:
     reader: str
-    stamp: tuple[tuple[str, int, int], ...]
+    stamp: Stamp
     digest: str
     sessions: list[SessionRecord]
     problems: list[Problem]
@@ -86,11 +91,10 @@ def default_cache_dir(output: Path) -> Path:
 def load(path: Path) -> BuildCache | None:
     """The cache at ``path``, or None when it is missing, from another version, or corrupt."""
     try:
-        with open(path, "rb") as fh:
-            cache = pickle.load(fh)
+        cache = sealed.load(path, path.parent)
     except FileNotFoundError:
         return None
-    except Exception:  # noqa: BLE001 - any damage means a full build
+    except Exception:  # noqa: BLE001 - any damage (or a seal that does not check out) means a full build
         return None
     if not isinstance(cache, BuildCache) or cache.key != cache_key():
         return None
@@ -98,19 +102,12 @@ def load(path: Path) -> BuildCache | None:
 
 
 def save(path: Path, cache: BuildCache) -> None:
-    """Write atomically: a crash mid-save leaves the previous cache, not half of one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".cache-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(cache, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write atomically (a crash mid-save leaves the previous cache, not half of one), sealed and
+    private (``sealed``); raises OSError for a folder that is not this user's alone."""
+    sealed.dump(cache, path, path.parent)
 
 
-def stamp(paths: list[Path]) -> tuple[tuple[str, int, int], ...]:
+def stamp(paths: list[Path]) -> Stamp:
     """(path, mtime_ns, size) of every file of a source; folders contribute their files."""
     out = []
     for path in paths:
@@ -180,22 +177,15 @@ def store_items(cache_dir: Path, key: str, names: Iterable[str], items: dict[str
     """Keep what each aggregate in ``names`` collected from one source's sessions (session id -> name -> item)."""
     by_name = {name: {sid: got[name] for sid, got in items.items() if name in got} for name in names}
     path = items_path(cache_dir, key)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        with open(tmp, "wb") as fh:
-            pickle.dump(by_name, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a cache that cannot be written only costs speed next time
+    with contextlib.suppress(OSError):  # a cache that cannot be written only costs speed next time
+        sealed.dump(by_name, path, cache_dir)
 
 
 def load_items(cache_dir: Path, key: str, names: Iterable[str]) -> dict[str, dict[str, Any]]:
     """session id -> aggregate name -> item, for the aggregates in ``names`` the source's file holds."""
     try:
-        with open(items_path(cache_dir, key), "rb") as fh:
-            by_name = pickle.load(fh)
-    except Exception:  # noqa: BLE001 - a damaged cache file means that source's items are missing
+        by_name = sealed.load(items_path(cache_dir, key), cache_dir)
+    except Exception:  # noqa: BLE001 - a damaged (or unsealed) cache file means that source's items are missing
         return {}
     out: dict[str, dict[str, Any]] = {}
     if not isinstance(by_name, dict):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from sitegen.build import sealed
 from sitegen.config import SiteConfig
 from sitegen.site.render import Renderer
 
@@ -37,7 +38,14 @@ class BuildContext:
 
     @classmethod
     def for_config(cls, config: SiteConfig, cache_dir: Path) -> BuildContext:
-        return cls(config, site_globals(config), cache_dir / "templates")
+        """Jinja's compiled templates are code: kept only in a private folder of this user's files."""
+        bytecode: Path | None = cache_dir / "templates"
+        try:
+            sealed.private_dir(cache_dir)
+            sealed.private_folder_of_ours(cache_dir / "templates")
+        except OSError:
+            bytecode = None  # a cache folder not ours alone: templates compiled each build
+        return cls(config, site_globals(config), bytecode)
 
     def with_spool(self, spool_dir: Path) -> BuildContext:
         return replace(self, spool_dir=spool_dir)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import gzip
 import os
-import shutil
 import sys
 import tempfile
 import zlib
@@ -27,13 +26,16 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import BinaryIO
 
+from sitegen.analyze.image_metadata import session_without_image_metadata
 from sitegen.analyze.redact import Redactor
 from sitegen.build.leave_out import LeaveOut
 from sitegen.interchange.aics import aics_chunks
 from sitegen.interchange.formats import export_chunks
 from sitegen.model import Problem, Problems, Session
 from sitegen.readers import discover
+from sitegen.readers.limits import MAX_GUNZIP_BYTES, MIB
 from sitegen.readers.merge import copy_id
 from sitegen.site.single_file import SingleFilePacker, SingleFileSettings
 
@@ -97,7 +99,11 @@ def convert(
     report.sessions = len(sessions)
     if not sessions:
         left_out = f" ({leave.excluded} left out by exclude_sessions)" if leave is not None and leave.excluded else ""
-        raise ConvertError(f"no sessions found in {source}{left_out}")
+        why = "".join(f"\n{p}" for p in report.problems[:_PROBLEMS_SHOWN])  # a cap met says so
+        more = len(report.problems) - _PROBLEMS_SHOWN
+        raise ConvertError(
+            f"no sessions found in {source}{left_out}{why}" + (f"\n… and {more:,} more" if more > 0 else "")
+        )
     if kind in ("file", "stdout") and fmt != "aics" and len(sessions) > 1:
         raise ConvertError(
             f"{len(sessions)} sessions found, and a {fmt} file holds one: give a folder for -o (one file per session)"
@@ -138,6 +144,7 @@ def _read(
                 if redactor is not None:
                     session = redactor.value(replace(session, source=replace(session.source, path=display)))
                     display = session.source.path
+                session = session_without_image_metadata(session)
                 kept = leave.session(session, read_id, claim.path, problems) if leave is not None else session
                 if kept is None:
                     continue
@@ -177,7 +184,7 @@ def _read_gzipped(
         plain = Path(tmp) / shown[: -len(".gz")]
         try:
             with gzip.open(source, "rb") as packed, open(plain, "wb") as fh:
-                shutil.copyfileobj(packed, fh, 1024 * 1024)
+                _copy_capped(packed, fh, source)
         except (OSError, EOFError, zlib.error) as exc:
             raise ConvertError(f"{source} is not a readable gzip file ({exc})") from None
         sessions, problems = _read(plain, Path(tmp), redactor, include, exclude, leave)
@@ -186,6 +193,22 @@ def _read_gzipped(
     return sessions, [
         replace(p, source=shown + p.source[len(named) :]) if p.source.startswith(named) else p for p in problems
     ]
+
+
+_PROBLEMS_SHOWN = 10  # problem lines shown when nothing could be converted
+
+
+def _copy_capped(packed: gzip.GzipFile, fh: BinaryIO, source: Path) -> None:
+    """Unpack ``packed`` into ``fh``, refusing past ``MAX_GUNZIP_BYTES`` (a 2 MB gzip of spaces
+    unpacks to 2 GB: its temporary file would fill the disk)."""
+    written = 0
+    while chunk := packed.read(MIB):
+        written += len(chunk)
+        if written > MAX_GUNZIP_BYTES:
+            raise ConvertError(
+                f"{source}: unpacks to more than {MAX_GUNZIP_BYTES // MIB} MB (the cap on a gzip file); not read"
+            )
+        fh.write(chunk)
 
 
 def _write_sessions(

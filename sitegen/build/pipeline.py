@@ -22,10 +22,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from sitegen.analyze.filenames import reserved_on_windows
 from sitegen.analyze.redact import Redactor
 from sitegen.analyze.session import SessionSummary
 from sitegen.build import cache as build_cache
-from sitegen.build.cache import BuildCache, SessionRecord, SourceRecord, cached_items, source_key
+from sitegen.build.cache import BuildCache, SessionRecord, SourceRecord, Stamp, cached_items, source_key
 from sitegen.build.context import BuildContext
 from sitegen.build.leave_out import folder_settings
 from sitegen.build.output_scan import EarlyScan, leak_lines, scan_site, start_early_scan
@@ -37,6 +38,7 @@ from sitegen.model import Problems
 from sitegen.parallel import default_jobs
 from sitegen.readers import Claim, discover
 from sitegen.readers.merge import copy_id
+from sitegen.readers.walk import files_below
 from sitegen.site.aggregate import Aggregate
 from sitegen.site.markup import pygments_css
 from sitegen.site.resources import static_dir, templates_dir
@@ -120,9 +122,11 @@ class _Run:
     new: BuildCache = field(init=False)
     catalog: list[CatalogEntry] = field(default_factory=list)
     owners: dict[str, str] = field(default_factory=dict)  # session id -> the source it was first read from
+    folded: dict[str, str] = field(default_factory=dict)  # casefolded id -> the id published (macOS, Windows)
     summaries: dict[str, SessionSummary] = field(default_factory=dict)  # session id -> what was published
     names: list[str] = field(default_factory=aggregate_names)  # every aggregate, in build order
-    digests: dict[str, str] = field(default_factory=dict)  # source key -> its new content hash, when planning took it
+    # source key -> (stamp, content hash) of a source to be read, taken before it is read
+    digests: dict[str, tuple[Stamp, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.new = BuildCache(key=build_cache.cache_key(), theme=self.theme)
@@ -216,7 +220,7 @@ class _Run:
         if any(name not in items.get(s.id, {}) for s in record.sessions for name in aggregates.names):
             # Damaged or missing cache items: render this source again, here.
             return self._take_result(claim, self._render_here(key, claim, writer), writer, aggregates)
-        if any(s.id in self.owners for s in record.sessions):  # another source now has one of its ids
+        if any(self._taken(s.id) for s in record.sessions):  # another source now has one of its ids
             return self._take_result(claim, self._render_here(key, claim, writer), writer, aggregates)
         self.problems.items.extend(record.problems)
         self.report.redactions.update(record.redactions)
@@ -231,7 +235,7 @@ class _Run:
         self, claim: Claim, result: SourceResult, writer: SiteWriter, aggregates: _Aggregates
     ) -> SourceRecord:
         self._drop_copies(result)
-        clashes = [s.id for s in result.sessions if s.id in self.owners]
+        clashes = [s.id for s in result.sessions if self._taken(s.id)]
         if clashes:
             for s in result.sessions:
                 discard(s.pages)
@@ -277,19 +281,29 @@ class _Run:
         )
         return worker.run(task)
 
+    def _taken(self, session_id: str) -> bool:
+        """May a session not be published under this id? Another source has it, or one that
+        differs only in case (one file on macOS and Windows), or Windows reserves it (``nul``)."""
+        return (
+            session_id in self.owners
+            or self.folded.get(session_id.casefold(), session_id) != session_id
+            or reserved_on_windows(session_id)
+        )
+
     def _copy_ids(self, clashes: list[str], claim: Claim) -> dict[str, str]:
-        """New ids for sessions another source already published under their ids: both are
-        kept (different files that merely share an id), and a problem says so."""
+        """New ids for sessions another source already published under their ids (or ids that
+        differ only in case, or that Windows reserves): both are kept (different files that
+        merely share an id), and a problem says so."""
         renames: dict[str, str] = {}
         for session_id in clashes:
             new_id = copy_id(session_id, str(claim.path), self.owners.keys() | renames.values())
             renames[session_id] = new_id
+            owner = self.owners.get(session_id) or self.owners.get(self.folded.get(session_id.casefold(), ""))
+            why = f"already read from {owner}" if owner else "a name Windows reserves"
+            if owner and session_id not in self.owners:
+                why = f"differs only in case from one read from {owner}"
             self.problems.add(
-                claim.path,
-                None,
-                f"session id {session_id} already read from {self.owners[session_id]}; "
-                f"this file's session is kept as {new_id}",
-                "render",
+                claim.path, None, f"session id {session_id} {why}; this file's session is kept as {new_id}", "render"
             )
         return renames
 
@@ -298,6 +312,7 @@ class _Run:
     ) -> None:
         """Count a published session and hand its items to the active aggregates, in archive order."""
         self.owners[s.id] = s.source
+        self.folded.setdefault(s.id.casefold(), s.id)
         self.summaries[s.id] = s.summary
         self.report.sessions += 1
         self.catalog.append(CatalogEntry(s.summary, claim.reader.name, claim.path, claim.group))
@@ -384,31 +399,43 @@ class _Run:
 # ---------------------------------------------------------------- planning
 
 
-def _plan(claims: list[Claim], old: BuildCache | None, writer: SiteWriter, digests: dict[str, str]) -> Plan:
-    """For each source: its cache record when it can be reused as is, else None. The content
-    hash of a source found changed goes into ``digests`` (its new record needs it: no second read)."""
+def _plan(
+    claims: list[Claim], old: BuildCache | None, writer: SiteWriter, digests: dict[str, tuple[Stamp, str]]
+) -> Plan:
+    """For each source: its cache record when it can be reused as is, else None. A source to be
+    read is stamped and hashed here, before it is read, into ``digests`` (its new record keeps
+    them): lines appended while a build reads it change its stamp, so the next build reads
+    it again (stamped after the read, they were never published)."""
     plan: Plan = []
     for claim in claims:
         key = source_key(claim.reader.name, claim.path)
         record = old.sources.get(key) if old is not None else None
         if record is not None:
             record = _reusable(claim, record, writer, digests, key)
+        if record is None and key not in digests:
+            files = _source_files(claim)
+            stamp = build_cache.stamp(files)  # first the stamp, then the hash: a change between them shows
+            digests[key] = (stamp, build_cache.digest(files))
         plan.append(((key, claim), record))
     return plan
 
 
+def _source_files(claim: Claim) -> list[Path]:
+    return [claim.path, *claim.companions, *folder_settings(claim.path)]
+
+
 def _reusable(
-    claim: Claim, record: SourceRecord, writer: SiteWriter, digests: dict[str, str], key: str
+    claim: Claim, record: SourceRecord, writer: SiteWriter, digests: dict[str, tuple[Stamp, str]], key: str
 ) -> SourceRecord | None:
     """The record, restamped when only the mtime moved; None when the source or its pages changed."""
-    files = [claim.path, *claim.companions, *folder_settings(claim.path)]
+    files = _source_files(claim)
     stamp = build_cache.stamp(files)
     if record.reader != claim.reader.name:
         return None
     if record.stamp != stamp:
         digest = build_cache.digest(files)
         if digest != record.digest:
-            digests[key] = digest
+            digests[key] = (stamp, digest)
             return None
         # Only the mtime moved: same content means same output.
         record = replace(record, stamp=stamp)
@@ -440,17 +467,19 @@ def _aggregate_current(old: BuildCache, name: str, fingerprint: str, writer: Sit
 
 
 def _record(
-    claim: Claim, result: SourceResult, cache_dir: Path, names: list[str], digest: str | None = None
+    claim: Claim, result: SourceResult, cache_dir: Path, names: list[str], taken: tuple[Stamp, str] | None = None
 ) -> SourceRecord:
-    """What the cache keeps of a freshly rendered source (``digest``: its content hash, when
-    planning took it); its items go to a file of their own."""
-    files = [claim.path, *claim.companions, *folder_settings(claim.path)]
+    """What the cache keeps of a freshly rendered source (``taken``: its stamp and content hash,
+    taken by planning before it was read); its items go to a file of their own."""
     rendered = [s for s in result.sessions if s.pages is not None]
     build_cache.store_items(cache_dir, result.key, names, {s.id: s.items for s in rendered})
+    if taken is None:  # not planned (a source read again under other ids): stamped now
+        files = _source_files(claim)
+        taken = (build_cache.stamp(files), build_cache.digest(files))
     return SourceRecord(
         claim.reader.name,
-        build_cache.stamp(files),
-        digest or build_cache.digest(files),
+        taken[0],
+        taken[1],
         [_session_record(s) for s in rendered],
         result.problems,
         result.redactions,
@@ -492,7 +521,7 @@ def _cache_dir(config: SiteConfig, roots: list[Path], output: Path) -> Path:
 def _size(path: Path) -> int:
     try:
         if path.is_dir():
-            return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+            return sum(p.stat().st_size for p in files_below(path))
         return path.stat().st_size
     except OSError:
         return 0

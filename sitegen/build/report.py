@@ -3,11 +3,30 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sitegen.analyze.session import SessionSummary
 from sitegen.model import Problem
+
+# Lines printed of one kind of problem (one message) before the rest are counted in one line.
+SHOWN_PER_KIND = 100
+
+
+def problem_lines(problems: Iterable[Problem], shown: int = SHOWN_PER_KIND) -> Iterator[str]:
+    """``path:line: message`` per problem, in order; past ``shown`` lines of one message, the
+    rest of it is one line at the end (200,000 unrecognised files printed 200,001 lines)."""
+    items = list(problems)
+    counts = Counter(p.message for p in items)
+    printed: Counter[str] = Counter()
+    for problem in items:
+        printed[problem.message] += 1
+        if printed[problem.message] <= shown:
+            yield str(problem)
+    for message, count in counts.items():
+        if count > shown:
+            yield f"… and {count - shown:,} more like that: {message}"
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from sitegen.analyze.image_metadata import session_without_image_metadata
 from sitegen.analyze.redact import Redactor
 from sitegen.analyze.session import SessionSummary
 from sitegen.build.context import BuildContext
@@ -99,6 +100,7 @@ class SourceWorker:
                 session = replace(session, source=replace(session.source, path=problems.display(session.source.path)))
                 if redactor is not None:
                     session = redactor.value(session)
+                session = session_without_image_metadata(session)
                 kept = self.leave_out.session(session, read_id, task.path, problems)
                 if kept is None:
                     result.excluded += 1

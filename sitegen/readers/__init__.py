@@ -25,6 +25,8 @@ from pathlib import Path
 from sitegen.model import Problems, Session
 from sitegen.readers.base import Reader, Sniff, parse_time, sniff
 from sitegen.readers.files import iter_jsonl, load_json, outside_archive
+from sitegen.readers.limits import MAX_FOLDER_DEPTH
+from sitegen.readers.walk import walk
 
 __all__ = [
     "Problems",
@@ -189,6 +191,9 @@ def group_copies(claims: list[Claim]) -> list[Claim]:
     return out
 
 
+TOO_DEEP = f"a folder more than {MAX_FOLDER_DEPTH} levels below the archive (the cap on depth); not read"
+
+
 def discover(
     root: Path | Sequence[Path],
     problems: Problems,
@@ -218,10 +223,15 @@ def discover(
     dir_readers = [r for r in readers if r.claims_directories]
     dot_names = {name for r in readers for name in r.dot_names}  # hidden names a format lives under
     consumed: set[Path] = set()
-    for dirpath, dirnames, filenames in os.walk(
-        root, onerror=lambda e: problems.add(e.filename or root, None, f"cannot list: {e.strerror}", "discover")
+    for listing in walk(
+        root,
+        onerror=lambda e: problems.add(e.filename or root, None, f"cannot list: {e.strerror}", "discover"),
+        too_deep=lambda p: problems.add(p, None, TOO_DEEP, "discover"),
     ):
-        here = Path(dirpath)
+        here, dirnames, filenames = Path(listing.path), listing.dirs, listing.files
+        for name, kind in sorted(listing.odd):
+            if (not name.startswith(".") or name in dot_names) and keep.allows(here / name):
+                problems.add(here / name, None, f"{kind}, not a regular file; skipped", "discover")
         dirnames[:] = sorted(
             d
             for d in dirnames

@@ -17,7 +17,9 @@ from typing import Any
 
 from sitegen.model import cut_words, one_line
 from sitegen.readers.files import decode_bytes
+from sitegen.readers.regular import open_regular
 from sitegen.readers.safejson import loads
+from sitegen.readers.sqlite_guard import GuardedConnection, guard, named_error
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 # Beyond this many lines a diff is written as plain removal + addition (difflib is quadratic).
@@ -169,7 +171,7 @@ SQLITE_ERRORS = (sqlite3.Error, UnicodeDecodeError)
 def is_sqlite(path: Path) -> bool:
     """True when the file starts with the SQLite header (reads 16 bytes)."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             return fh.read(16) == SQLITE_HEADER
     except OSError:
         return False
@@ -187,10 +189,11 @@ def sqlite_uri(path: Path) -> str:
 
 
 def connect_ro(path: Path) -> sqlite3.Connection:
-    """Open a SQLite file read-only (raises sqlite3.Error when it cannot)."""
-    conn = sqlite3.connect(sqlite_uri(path), uri=True, check_same_thread=False)
+    """Open a SQLite file read-only and guarded (``sqlite_guard``: no generated column run, a
+    budget of work); raises sqlite3.Error when it cannot."""
+    conn = sqlite3.connect(sqlite_uri(path), uri=True, check_same_thread=False, factory=GuardedConnection)
     conn.text_factory = bytes  # decode ourselves: stores hold invalid UTF-8 now and then
-    return conn
+    return guard(conn)
 
 
 def table_names(path: Path) -> set[str]:
@@ -242,5 +245,8 @@ def iter_rows(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] = ()) 
         names = [d[0] for d in cursor.description or ()]
     except UnicodeDecodeError as exc:
         raise sqlite3.DatabaseError(f"the database's schema is not valid UTF-8 ({exc.reason})") from exc
-    for row in cursor:
-        yield dict(zip(names, row))
+    try:
+        for row in cursor:
+            yield dict(zip(names, row))
+    except sqlite3.Error as exc:
+        raise named_error(conn, exc) from None

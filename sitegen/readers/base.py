@@ -19,6 +19,7 @@ from sitegen.readers.files import decode_bytes
 from sitegen.readers.finish import with_sound_fields, with_unread_lines, without_surrogates
 from sitegen.readers.merge import distinct_ids, merge_copies
 from sitegen.readers.platform import Platform
+from sitegen.readers.regular import open_regular
 from sitegen.readers.safejson import as_text as as_text  # readers import it from here
 from sitegen.readers.safejson import loads, scrub_text
 from sitegen.readers.skeleton import needs_skeleton, skeleton
@@ -61,7 +62,7 @@ class Sniff:
             self._raw = b""
             if not self.is_dir:
                 try:
-                    with open(self.path, "rb") as fh:
+                    with open_regular(self.path) as fh:
                         self._raw = fh.read(SNIFF_BYTES)
                 except OSError:
                     pass
@@ -80,7 +81,7 @@ class Sniff:
             self._head = self.raw()
             if self._skeletal:
                 try:
-                    with open(self.path, "rb") as fh:
+                    with open_regular(self.path) as fh:
                         self._head = skeleton(fh, SNIFF_BYTES)
                 except OSError:
                     pass
@@ -144,7 +145,7 @@ class Sniff:
         discovery's second look at a JSON-lines file whose first records are too damaged to
         say what format it is (a ``"type"`` of ``1e400``, a header nested 10,000 deep)."""
         try:
-            with open(self.path, "rb") as fh:
+            with open_regular(self.path) as fh:
                 for _ in range(count):
                     if not fh.readline(LONG_LINE_BYTES).endswith(b"\n"):
                         return None
@@ -162,7 +163,7 @@ class Sniff:
         (its end is looked for up to ``LONG_LINE_BYTES`` in), so one huge value on the first
         line does not hide what the file is."""
         try:
-            with open(self.path, "rb") as fh:
+            with open_regular(self.path) as fh:
                 fh.seek(len(self.raw()))
                 for _ in range(LONG_LINE_BYTES // _CHUNK):
                     chunk = fh.read(_CHUNK)
@@ -280,7 +281,7 @@ def _has_odd_name(path: Path) -> bool:
 def sniff(path: Path, size: int = SNIFF_BYTES) -> str:
     """The first bytes of a file as text (BOM stripped, errors replaced)."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             head = fh.read(size)
     except OSError:
         return ""

@@ -17,7 +17,9 @@ from typing import Any, BinaryIO
 
 from sitegen.model import Problems
 from sitegen.readers import ledger
-from sitegen.readers.safejson import loads, raw_decode
+from sitegen.readers.limits import MAX_LINE_BYTES, MAX_RECORDS, MIB
+from sitegen.readers.regular import open_regular, read_regular
+from sitegen.readers.safejson import TooManyObjects, loads, raw_decode, too_many_brackets
 
 # The most lines one JSON-lines file is read to. The longest real session logs we know hold
 # a few thousand lines; a file of millions of tiny lines would otherwise hold every one of
@@ -54,10 +56,15 @@ def iter_jsonl(path: Path, problems: Problems) -> Iterator[tuple[int, dict[str, 
     notes: list[str] = []
     with fh:
         first = True
-        for lineno, raw in enumerate(fh, 1):
+        for lineno, raw in enumerate(_lines(fh), 1):
             if lineno > MAX_FILE_LINES:
                 _beyond_limit(fh, path, lineno, problems)
                 return
+            if raw is None:
+                problems.add(
+                    path, lineno, f"a line longer than {MAX_LINE_BYTES // MIB} MB (the cap on one line); skipped"
+                )
+                continue
             if first:
                 first = False
                 if raw.startswith(b"\xef\xbb\xbf"):
@@ -87,10 +94,24 @@ def iter_jsonl(path: Path, problems: Problems) -> Iterator[tuple[int, dict[str, 
             yield lineno, obj
 
 
+def _lines(fh: BinaryIO) -> Iterator[bytes | None]:
+    """The file's lines, each read to at most ``MAX_LINE_BYTES``: a longer one is read on in
+    chunks to its end and given as None (its bytes are never held)."""
+    readline = fh.readline
+    while raw := readline(MAX_LINE_BYTES + 1):
+        if len(raw) <= MAX_LINE_BYTES or raw.endswith(b"\n"):
+            yield raw
+            continue
+        del raw
+        while (rest := readline(MIB)) and not rest.endswith(b"\n"):
+            pass
+        yield None
+
+
 def _beyond_limit(fh: BinaryIO, path: Path, first: int, problems: Problems) -> None:
     """Count the lines from ``first`` on without decoding them: one problem line, and each
     line's fate for the fidelity ledger."""
-    last = first + sum(1 for _ in fh)
+    last = first + _count_lines(fh)
     problems.unread_lines[str(path)] = last - first + 1
     problems.add(
         path,
@@ -103,13 +124,22 @@ def _beyond_limit(fh: BinaryIO, path: Path, first: int, problems: Problems) -> N
             ledger.not_shown(path, line, f"beyond the first {MAX_FILE_LINES:,} lines of the file")
 
 
+def _count_lines(fh: BinaryIO) -> int:
+    """The lines left in ``fh``, counted a megabyte at a time (a huge line is never held)."""
+    count, tail = 0, b"\n"
+    while chunk := fh.read(MIB):
+        count += chunk.count(b"\n")
+        tail = chunk[-1:]
+    return count + (tail != b"\n")
+
+
 def open_file(path: Path, problems: Problems) -> BinaryIO | None:
     """The file opened for reading, or None (and a problem) when it cannot be opened or
     lies outside the archive (a symlink pointing out of it). The caller closes it."""
     if outside_archive(path, problems):
         return None
     try:
-        return open(path, "rb")
+        return open_regular(path)
     except OSError as exc:
         problems.add(path, None, f"cannot open: {exc.strerror or exc}")
         return None
@@ -120,7 +150,7 @@ def read_bytes(path: Path, problems: Problems) -> bytes | None:
     if outside_archive(path, problems):
         return None
     try:
-        return path.read_bytes()
+        return read_regular(path)
     except OSError as exc:
         problems.add(path, None, f"cannot read: {exc.strerror or exc}")
         return None
@@ -189,6 +219,7 @@ def iter_json_array(path: Path, problems: Problems) -> Iterator[tuple[int, Any]]
         problems.add(path, None, "invalid UTF-8; undecodable bytes replaced")
     line, counted = 1, 0
     notes: list[str] = []
+    heavy = too_many_brackets(text)  # then each element's objects are counted as it is decoded
 
     def line_at(pos: int) -> int:
         # Count newlines incrementally: recounting from 0 each time is quadratic.
@@ -204,9 +235,22 @@ def iter_json_array(path: Path, problems: Problems) -> Iterator[tuple[int, Any]]
     pos = _skip_ws(text, pos + 1)
     if pos < len(text) and text[pos] == "]":
         return
+    records = 0
     while pos < len(text):
+        if records == MAX_RECORDS:
+            problems.add(
+                path,
+                line_at(pos),
+                f"more than {MAX_RECORDS:,} elements in the array (the cap on records per document); "
+                "the rest is not read",
+            )
+            return
+        records += 1
         try:
-            item, end = raw_decode(text, pos, notes)
+            item, end = raw_decode(text, pos, notes, counted=heavy)
+        except TooManyObjects as exc:
+            problems.add(path, line_at(pos), f"an element with {exc}; the rest of the file is skipped")
+            return
         except ValueError:
             problems.add(path, line_at(pos), "truncated or malformed JSON; the rest of the file is skipped")
             return

@@ -26,6 +26,7 @@ import sys
 from typing import Any
 
 from sitegen.model import cut_words
+from sitegen.readers.limits import MAX_CONTAINERS
 
 # Deepest array/object nesting kept. Real sessions nest at most ~25 levels; what
 # walks values downstream (exports, redaction, rendering) stays far from Python's
@@ -41,6 +42,36 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _WS = re.compile(r"[ \t\r\n]*")
 _WS_CHARS = " \t\r\n"  # "" is in it too: an empty text goes to the pattern
 _CONTAINERS = (dict, list)
+
+
+class TooManyObjects(ValueError):
+    """A value holding more than ``MAX_CONTAINERS`` objects: decoding it whole would cost
+    gigabytes (a 255 MB zstd frame of 6 million tiny messages), so it is not read."""
+
+    def __init__(self) -> None:
+        super().__init__(f"more than {MAX_CONTAINERS:,} JSON objects in one value (the cap on one value); not read")
+
+
+def too_many_brackets(text: str, start: int = 0, end: int | None = None) -> bool:
+    """Cheap (two scans in C): could the text hold more than ``MAX_CONTAINERS`` arrays and objects?"""
+    stop = len(text) if end is None else end
+    if stop - start < 2 * MAX_CONTAINERS:
+        return False
+    return text.count("{", start, stop) + text.count("[", start, stop) > MAX_CONTAINERS
+
+
+def _counting_hook() -> Any:
+    """An ``object_hook`` that raises TooManyObjects at the cap's next object."""
+    seen = 0
+
+    def hook(obj: dict[str, Any]) -> dict[str, Any]:
+        nonlocal seen
+        seen += 1
+        if seen > MAX_CONTAINERS:
+            raise TooManyObjects
+        return obj
+
+    return hook
 
 
 class _Careful(Exception):
@@ -66,21 +97,33 @@ _FAST = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_fl
 
 def loads(text: str, notes: list[str] | None = None) -> Any:
     """``json.loads`` that survives any value. Raises ValueError only for text that is
-    not JSON at all (malformed, truncated); repairs are appended to ``notes``."""
+    not JSON at all (malformed, truncated) or holds more objects than the cap
+    (``TooManyObjects``); repairs are appended to ``notes``."""
     # A line of JSON usually starts with its value and ends with it or a line break: the
     # whitespace pattern runs only when it does not.
     start = 0 if text[:1] not in _WS_CHARS else _WS.match(text).end()  # type: ignore[union-attr]
-    value, end = raw_decode(text, start, notes)
+    heavy = len(text) - start >= 2 * MAX_CONTAINERS and too_many_brackets(text, start)  # most lines: one compare
+    value, end = raw_decode(text, start, notes, counted=heavy)
     if end != len(text) and text[end:] != "\n" and _WS.match(text, end).end() != len(text):  # type: ignore[union-attr]
         raise json.JSONDecodeError("Extra data", text, end)
     return value
 
 
-def raw_decode(text: str, pos: int = 0, notes: list[str] | None = None) -> tuple[Any, int]:
-    """``JSONDecoder.raw_decode`` that survives any value: (value, end) of the JSON value at ``pos``."""
+def raw_decode(text: str, pos: int = 0, notes: list[str] | None = None, counted: bool = False) -> tuple[Any, int]:
+    """``JSONDecoder.raw_decode`` that survives any value: (value, end) of the JSON value at ``pos``.
+
+    ``counted``: the text may hold more objects than the cap, so they are counted as they are
+    made (a little slower) and TooManyObjects raised past it."""
     found: list[str] = []
+    decoder = _FAST
+    if counted:
+        decoder = json.JSONDecoder(
+            parse_constant=_refuse_constant, parse_float=_finite_float, object_hook=_counting_hook()
+        )
     try:
-        value, end = _FAST.raw_decode(text, pos)
+        value, end = decoder.raw_decode(text, pos)
+    except TooManyObjects:
+        raise
     except _Careful:
         value, end = _careful_decode(text, pos, found)
     except RecursionError:

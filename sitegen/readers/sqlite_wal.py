@@ -22,6 +22,7 @@ from pathlib import Path
 from sitegen.model import Problems
 from sitegen.readers._util import SQLITE_ERRORS, connect_ro, is_sqlite
 from sitegen.readers.files import read_bytes
+from sitegen.readers.sqlite_guard import GuardedConnection, generated_note, guard
 
 # Beyond this many bytes (database and log together) the log is not applied in memory.
 MEMORY_LIMIT = 512 * 1024 * 1024
@@ -36,11 +37,20 @@ def wal_path(path: Path) -> Path:
 
 
 def open_database(path: Path, problems: Problems, label: str) -> sqlite3.Connection:
-    """The database at ``path`` with its committed log applied, opened so nothing can write it.
+    """The database at ``path`` with its committed log applied, opened so nothing can write it
+    and guarded (``sqlite_guard``: generated columns read as empty, with one problem line).
 
     Raises sqlite3.Error when it is not a database. A log that cannot be used (damaged,
     unreadable, too big) costs one problem line, and the main file is read alone.
     """
+    conn = _open(path, problems, label)
+    note = generated_note(conn)
+    if note is not None:
+        problems.add(path, None, f"{label}: {note}")
+    return conn
+
+
+def _open(path: Path, problems: Problems, label: str) -> sqlite3.Connection:
     if not is_sqlite(path):
         raise sqlite3.DatabaseError("not a SQLite database")
     wal = wal_path(path)
@@ -56,13 +66,19 @@ def open_database(path: Path, problems: Problems, label: str) -> sqlite3.Connect
         return connect_ro(path)
     main = read_bytes(path, problems)
     log = read_bytes(wal, problems)
-    image = apply_wal(main, log) if main is not None and log is not None else None
+    try:
+        image = apply_wal(main, log) if main is not None and log is not None else None
+    except WalClaimsTooMuch as exc:
+        problems.add(path, None, f"{label}: {wal.name} {exc}; the main file is read alone")
+        return connect_ro(path)
+    del main, log
     if image is None:
         problems.add(path, None, f"{label}: {wal.name} is not a usable write-ahead log; the main file is read alone")
         return connect_ro(path)
-    conn = sqlite3.connect(":memory:", check_same_thread=False)
+    conn = sqlite3.connect(":memory:", check_same_thread=False, factory=GuardedConnection)
     try:
         conn.deserialize(image)
+        del image
         conn.execute("PRAGMA query_only = 1")
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except SQLITE_ERRORS:
@@ -70,12 +86,19 @@ def open_database(path: Path, problems: Problems, label: str) -> sqlite3.Connect
         problems.add(path, None, f"{label}: the database with {wal.name} applied cannot be read; main file read alone")
         return connect_ro(path)
     conn.text_factory = bytes  # decode ourselves: stores hold invalid UTF-8 now and then
-    return conn
+    return guard(conn)
+
+
+class WalClaimsTooMuch(ValueError):
+    """A commit frame says the database holds more pages than the two files could make."""
 
 
 def apply_wal(main: bytes, log: bytes) -> bytes | None:
     """The database image once the log's committed frames are written over ``main``
-    (``main`` unchanged when the log holds no committed frame); None for a log that is not one."""
+    (``main`` unchanged when the log holds no committed frame); None for a log that is not one.
+
+    Raises WalClaimsTooMuch when a commit says the database is bigger than the main file's
+    pages and the log's frames together: the image is never bigger than the files."""
     if len(log) < _WAL_HEADER:
         return None
     magic, version, page_size, _seq, salt1, salt2, sum1, sum2 = struct.unpack(">8I", log[:_WAL_HEADER])
@@ -106,6 +129,12 @@ def apply_wal(main: bytes, log: bytes) -> bytes | None:
         offset += frame
     if not committed:
         return main
+    most = max(len(main) // page_size, max(committed))  # every page is in one file or the other
+    if pages > most:
+        raise WalClaimsTooMuch(
+            f"claims a database of {pages:,} pages of {page_size:,} bytes, more than the main file and "
+            f"the log hold ({most:,}: the cap on what a log may claim)"
+        )
     image = bytearray(main[: pages * page_size].ljust(pages * page_size, b"\0"))
     for pgno, start in committed.items():
         if pgno <= pages:

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from sitegen.analyze.image_metadata import session_without_image_metadata
 from sitegen.analyze.redact import Redactor
 from sitegen.build.leave_out import LeaveOut
 from sitegen.build.pipeline import cached_items
@@ -91,6 +92,7 @@ class Catalog:
             read_id = session.id
             if redactor is not None:
                 session = redactor.value(session)  # first: a secret in an id changes the id
+            session = session_without_image_metadata(session)  # as the build publishes it
             kept = leave.session(session, read_id, entry.path, self._problems()) if session.id == session_id else None
             if kept is not None:
                 return kept
@@ -112,6 +114,7 @@ class Catalog:
                 read_id = session.id
                 if redactor is not None:
                     session = redactor.value(session)
+                session = session_without_image_metadata(session)
                 kept = leave.session(session, read_id, sources[0], self._problems()) if session.id in ids else None
                 if kept is not None:
                     yield kept

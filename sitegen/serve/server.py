@@ -43,6 +43,10 @@ _INJECT = b'<script src="/__sessite__/reload.js" defer></script>'
 MAX_CONNECTIONS = 64  # open connections at once (live-reload streams included); more are refused with 503
 IDLE_SECONDS = 15.0  # a connection that sends nothing for this long is closed
 _JSON_TYPES = ("application/json", "application/json-rpc")
+WIDE_WARNING = (
+    "warning: bound to {host}, beyond this machine: anyone who can reach this port reads every "
+    "session shown (secrets redacted as in a build); the JSON-RPC answers this machine only"
+)
 
 
 class PreviewState:
@@ -133,6 +137,12 @@ class PreviewHandler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet by default
         pass
+
+    def end_headers(self) -> None:
+        """Every response, errors and redirects included: no other origin may embed or sniff it."""
+        self.send_header("Cross-Origin-Resource-Policy", "same-origin")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        super().end_headers()
 
     def _refused(self, *, needs_same_origin: bool) -> bool:
         """Answer and return True when the request does not come from this server's own page or machine."""
@@ -237,6 +247,9 @@ class PreviewHandler(BaseHTTPRequestHandler):
             return None
         if path not in ("/aip/v1/aicf", "/aip/v1/rpc"):
             return self._send(404, b"Not found\n", "text/plain; charset=utf-8")
+        remote = self.server.guard.local_only(str(self.client_address[0]))
+        if remote is not None:
+            return self._send(403, f"Refused: {remote}\n".encode(), "text/plain; charset=utf-8")
         ctype = (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
         if path == "/aip/v1/rpc" and ctype not in _JSON_TYPES:
             error = {"code": -32600, "message": "Invalid Request: Content-Type must be application/json"}
@@ -419,6 +432,8 @@ def serve(
         watcher.start()
         url = f"http://{host}:{server.server_address[1]}/"
         log(f"serving {config.output} at {url} (Ctrl-C to stop)")
+        if server.guard.any_address:
+            log(WIDE_WARNING.format(host=host or "every address"))
         if open_browser:
             webbrowser.open(url)
         server.serve_forever(poll_interval=0.25)

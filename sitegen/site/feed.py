@@ -7,8 +7,9 @@ stays relative.
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax import saxutils
 
 from sitegen import __version__
 from sitegen.analyze.session import SessionSummary
@@ -20,6 +21,24 @@ from sitegen.site.view import SessionView
 from sitegen.site.writer import SiteWriter
 
 FEED_ENTRIES = 50
+# What XML 1.0 cannot hold (C0 controls but tab and line breaks, lone surrogates, U+FFFE/U+FFFF),
+# and the C1 controls it discourages; one such character makes a strict reader refuse the whole
+# feed. ANSI colour codes pasted into a prompt go whole, not just their escape character.
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(value: str) -> str:
+    """``value`` with what XML cannot hold removed (see ``_NOT_XML``)."""
+    return _NOT_XML.sub("", _ANSI.sub("", value))
+
+
+def escape(value: str) -> str:
+    return saxutils.escape(xml_text(value))
+
+
+def quoteattr(value: str) -> str:
+    return saxutils.quoteattr(xml_text(value))
 
 
 class FeedAndSitemap:

@@ -211,7 +211,7 @@ class SingleFilePacker:
         if not total:
             return ()
         words = [f"{total} image{'s' if total != 1 else ''} ({size_words(report.before)} as they came, "]
-        words.append(f"{size_words(report.after)} here): re-encoded without their metadata")
+        words.append(f"{size_words(report.after)} here): without their metadata")
         if report.shrunk:
             words.append(f"; {report.shrunk} shrunk to fit the file's {size_words(self.settings.max_bytes)} budget")
         if report.left_out:

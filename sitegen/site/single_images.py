@@ -2,8 +2,9 @@
 
 A session's images are inline ``data:`` URIs (the readers turn attached and
 pasted images into them). One file must stay small enough to mail or attach, so
-every image is decoded and encoded again, which also drops what its metadata
-carried (EXIF: where a photo was taken, the camera, names in XMP); when they do
+every image is decoded (PNG, JPEG, GIF and WebP only, by those Pillow plugins alone) and,
+at its own size, kept as it came with its metadata cut (EXIF: where a photo was taken,
+the camera, names in XMP; ``analyze/image_metadata``), smaller, encoded again; when they do
 not fit, every image gets the same smaller longest side, step by step; when even
 the smallest side does not fit, the biggest images are left out, each with a
 note where it stood. Pillow does the decoding and encoding: the one well-kept
@@ -13,7 +14,6 @@ library that reads PNG, JPEG, GIF and WebP and writes WebP.
 from __future__ import annotations
 
 import base64
-import binascii
 import io
 import itertools
 from collections.abc import Callable
@@ -21,11 +21,14 @@ from dataclasses import dataclass, replace
 
 from PIL import Image, UnidentifiedImageError
 
+from sitegen.analyze.image_metadata import without_metadata
 from sitegen.model import Block, Event, Session
 
 SHOWN_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp")  # what a page draws as <img> (_events.html)
 SIDES = (0, 2048, 1600, 1280, 1024, 800, 640, 480, 360, 240)  # longest side tried, biggest first; 0: as it is
 MAX_PIXELS = 25_000_000  # a bigger image is not decoded (a "decompression bomb" costs gigabytes)
+WORKING_SIDE = max(SIDES)  # each image is held shrunk to this once decoded
+DECODED_FORMATS = ("PNG", "JPEG", "GIF", "WEBP")  # the only Pillow plugins that see session bytes
 WEBP_QUALITY = 80
 JPEG_QUALITY = 88
 _SAVE_AS = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WEBP": "image/webp"}
@@ -113,48 +116,89 @@ def data_uri(mime: str, data: bytes) -> str:
 
 
 class _Source:
-    """One image, decoded once; its encodings at each longest side, made when asked."""
+    """One image, checked to be one (its header and structure, not its pixels); at its own size
+    it is its own bytes with the metadata cut (nothing decoded or encoded). Only when a smaller
+    side is asked for is it decoded, shrunk to ``WORKING_SIDE`` and kept so, the full-size
+    pixels released: a session's images are never all held at full size (40 images of 25
+    megapixels took 4 GB), and when they fit as they are, none is decoded at all."""
 
     def __init__(self, block: Block) -> None:
         self.uri = str(block.uri)
-        self.image: Image.Image | None = None
+        self.readable = False
+        self._working: Image.Image | None = None
         self.format = ""
         self.why = ""
-        head, _, payload = self.uri.partition(",")
         self.size = (0, 0)
         self._encoded: dict[int, tuple[str, tuple[int, int]] | None] = {}
+        image = self._decode(load=False)
+        if image is not None:
+            self.readable = True
+            image.close()
+
+    @property
+    def image(self) -> Image.Image | None:
+        """The image shrunk to at most ``WORKING_SIDE``, decoded when first asked for."""
+        if self._working is None and self.readable:
+            image = self._decode()
+            if image is not None and max(image.size) > WORKING_SIDE:
+                working = image.copy()
+                working.thumbnail((WORKING_SIDE, WORKING_SIDE), Image.Resampling.LANCZOS, reducing_gap=3.0)
+                image.close()
+                image = working
+            self._working = image
+        return self._working
+
+    def _decode(self, load: bool = True) -> Image.Image | None:
+        """The image at full size (only PNG, JPEG, GIF and WebP: Pillow's other plugins, EPS's
+        Ghostscript among them, never see session bytes), or None and ``why``. Without ``load``,
+        its structure is checked (``verify``: chunk CRCs and the like) and its pixels not decoded."""
+        head, _, payload = self.uri.partition(",")
         try:
             raw = base64.b64decode(payload, validate=False) if head.endswith(";base64") else b""
-            image = Image.open(io.BytesIO(raw))  # reads the header only
+            image = Image.open(io.BytesIO(raw), formats=DECODED_FORMATS)  # reads the header only
             self.size = (image.width, image.height)
             if image.width * image.height > MAX_PIXELS:
                 self.why = f"{image.width}×{image.height} pixels, too many to decode"
-                return
+                return None
             self.format = image.format or ""
-            image.load()
-        except (OSError, ValueError, binascii.Error, UnidentifiedImageError, Image.DecompressionBombError):
+            image.load() if load else image.verify()
+        except UnidentifiedImageError:
+            self.why = "not a PNG, JPEG, GIF or WebP image"
+            return None
+        except Exception:  # noqa: BLE001 - any decoder failure on untrusted bytes costs this image only
             self.why = "not a readable image"
-            return
-        self.image = image
+            return None
+        return image
 
     def at(self, side: int) -> tuple[str, tuple[int, int]] | None:
         """Its data: URI and drawn size with the longest side at most ``side`` (0: as it is)."""
-        if self.image is None:
+        if not self.readable:
             return None
+        if side == 0 and side not in self._encoded:
+            as_it_came = without_metadata(self.uri)  # the bytes as they came, metadata cut: nothing decoded
+            if as_it_came is not None:
+                self._encoded[0] = (as_it_came, self.size)
         if side not in self._encoded:
+            working = self.image
+            full = side == 0 or side > WORKING_SIDE
+            image = self._decode() if full and working is not None and working.size != self.size else working
             try:
-                self._encoded[side] = _encode(self.image, self.format, side)
+                self._encoded[side] = _encode(image, self.format, side, self.size) if image is not None else None
             except (OSError, ValueError):  # a pixel mode no encoder takes
                 self._encoded[side] = None
                 self.why = "not an image this file can hold"
+            finally:
+                if image is not None and image is not working:
+                    image.close()
         return self._encoded[side]
 
 
-def _encode(image: Image.Image, fmt: str, side: int) -> tuple[str, tuple[int, int]]:
-    """At its own size: the same format again (WebP for others); smaller: WebP, which keeps alpha."""
+def _encode(image: Image.Image, fmt: str, side: int, size: tuple[int, int]) -> tuple[str, tuple[int, int]]:
+    """At its own ``size``: the same format again (WebP for others); smaller: WebP, which keeps
+    alpha. ``image`` may already be shrunk (the working copy): smaller is judged by ``size``."""
     frame = image.copy()  # the first frame of an animation
-    smaller = bool(side) and max(frame.size) > side
-    if smaller:
+    smaller = bool(side) and max(size) > side
+    if smaller and max(frame.size) > side:
         frame.thumbnail((side, side), Image.Resampling.LANCZOS, reducing_gap=3.0)
     keep = fmt if not smaller and fmt in _SAVE_AS else "WEBP"
     out = io.BytesIO()
@@ -195,11 +239,15 @@ def fit_images(blocks: list[Block], budget: int) -> ImageReport:
 def _largest_fitting_side(sources: list[_Source], budget: int) -> int:
     """The first of ``SIDES`` at which every image together fits ``budget`` (the last if none does).
 
-    Sizes shrink with the side, so a binary search encodes each image a few times, not ten."""
+    Sizes shrink with the side, so a binary search encodes each image a few times, not ten;
+    first, their own sizes (their bytes as they came, metadata cut: nothing encoded)."""
     lo, hi = 0, len(SIDES) - 1
 
     def fits(i: int) -> bool:
         return sum(len(found[0]) for s in sources if (found := s.at(SIDES[i]))) <= budget
+
+    if fits(0):
+        return SIDES[0]
 
     while lo < hi:
         mid = (lo + hi) // 2

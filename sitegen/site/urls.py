@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 from urllib.parse import quote, urlencode
 
+from sitegen.analyze.filenames import reserved_on_windows
 from sitegen.analyze.refs import RefKey, Repo
 from sitegen.interchange.formats import SUFFIXES
 
@@ -83,10 +84,16 @@ def index_url(**filters: str | None) -> str:
 _PROJECT_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
+# The insights folder's own pages, which no project's page may take.
+_BUILT_IN_INSIGHTS = frozenset({PROJECTS_URL.removeprefix("insights/").removesuffix(".html")})
+
+
 def project_url(project: str) -> str:
-    """A project's insights page; a hash suffix whenever the name had to change to be a file name."""
+    """A project's insights page; a hash suffix whenever the name had to change to be a file name,
+    or holds a capital (``App`` and ``app`` are one file on macOS and Windows), is reserved on
+    Windows (``nul``) or is one of the folder's own pages (``projects``)."""
     slug = _PROJECT_UNSAFE.sub("-", project).strip("-.")[:60] or "project"
-    if slug != project:
+    if slug != project or slug != slug.lower() or reserved_on_windows(slug) or slug in _BUILT_IN_INSIGHTS:
         slug += "-" + hashlib.sha1(project.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     return f"insights/{slug}.html"
 

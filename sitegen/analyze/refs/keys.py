@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from sitegen.analyze.filenames import reserved_on_windows
+
 KINDS = ("branch", "issue", "mr", "commit", "tag")
 KIND_LABELS = {
     "branch": "Branches",
@@ -86,9 +88,10 @@ _SLUG_UNSAFE = re.compile(r"[^a-z0-9._-]+")
 @lru_cache(maxsize=65536)
 def safe_slug(name: str, always_hash: bool = False, limit: int = 60) -> str:
     """A URL- and filesystem-safe name; a hash suffix whenever the mapping is lossy
-    (case, unsafe characters, length), so two names never share a slug."""
+    (case, unsafe characters, length) or the name is reserved on Windows (``nul``), so two
+    names never share a slug."""
     safe = _SLUG_UNSAFE.sub("-", name.lower()).strip("-.")[:limit].strip("-.")
-    if always_hash or safe != name or not safe:
+    if always_hash or safe != name or not safe or reserved_on_windows(safe):
         safe = f"{safe}-{_digest(name)}" if safe else _digest(name)
     return safe
 

@@ -21,6 +21,7 @@ from sitegen.readers.antigravity.vocabulary import (
     TRANSCRIPT_FULL,
 )
 from sitegen.readers.base import Sniff
+from sitegen.readers.walk import walk
 
 _METADATA = ".metadata.json"
 _ARTIFACT_TYPE = re.compile(r'"artifactType"\s*:')
@@ -88,9 +89,9 @@ def _antigravity_named(path: Path) -> bool:
 def brain_files(folder: Path) -> list[Path]:
     """Every file of a brain folder, ``.system_generated`` included."""
     found: list[Path] = []
-    for here, dirs, files in os.walk(folder):
-        dirs.sort()
-        found += [Path(here) / name for name in sorted(files)]
+    for listing in walk(folder, onerror=lambda _: None, too_deep=lambda _: None):
+        listing.dirs.sort()
+        found += [Path(listing.path) / name for name in sorted(listing.files)]
     return found
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from sitegen.readers.claude_code.layout import agent_id_from_name, main_file_of_agent
 from sitegen.readers.claude_code.vocabulary import UUID_LIKE
+from sitegen.readers.regular import open_regular
 from sitegen.readers.safejson import loads
 
 _HEAD_BYTES = 16 * 1024  # the envelope (sessionId, isSidechain, agentId) opens every record
@@ -51,7 +52,7 @@ def read_head(path: Path, head: bytes | None = None) -> Head:
     """The first record with a ``sessionId`` among a file's first bytes (``head``, when already read)."""
     if head is None:
         try:
-            with open(path, "rb") as fh:
+            with open_regular(path) as fh:
                 head = fh.read(_HEAD_BYTES)
         except OSError:
             return Head()

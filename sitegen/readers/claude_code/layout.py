@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sitegen.readers.walk import files_below
+
 
 def main_file_of_agent(path: Path) -> Path | None:
     """For ``<sid>/subagents/[…/]agent-<id>.jsonl``: the ``<sid>.jsonl`` it belongs to."""
@@ -51,7 +53,7 @@ def agent_files(main: Path) -> list[Path]:
     if not folder.is_dir():
         return []
     try:
-        return sorted(p for p in folder.rglob("agent-*.jsonl") if p.is_file())
+        return files_below(folder, "agent-*.jsonl")
     except OSError:
         return []
 
@@ -62,7 +64,7 @@ def nested_files(path: Path) -> list[Path]:
     folder = subagents_folder(path)
     if folder.is_dir():
         try:
-            nested = sorted(p for p in folder.rglob("*") if p.is_file())
+            nested = files_below(folder)
         except OSError:
             nested = []
     return nested

@@ -17,6 +17,7 @@ from sitegen.readers.cline.task import AGENT, API_HISTORY, NAME, TASK_METADATA, 
 from sitegen.readers.cline.ui import ui_summary
 from sitegen.readers.files import iter_json_array, load_json
 from sitegen.readers.platform import Platform
+from sitegen.readers.walk import files_below
 
 # environment_history keys -> the label a session page shows
 _ENVIRONMENT = (
@@ -53,7 +54,7 @@ class ClineReader(Reader):
 
     def companions(self, path: Path) -> list[Path]:
         try:
-            return sorted(p for p in path.rglob("*") if p.is_file())
+            return files_below(path)
         except OSError:
             return []
 

@@ -9,6 +9,7 @@ from typing import Any
 from sitegen.model import Block, Problems
 from sitegen.readers._util import obj, text_of
 from sitegen.readers.builder import SessionBuilder
+from sitegen.readers.regular import open_regular
 
 NAME = "cline"
 AGENT = "cline"
@@ -24,7 +25,7 @@ _TASK_FILE_HEAD = re.compile(rb'^\s*(?:\xef\xbb\xbf)?\[\s*\{[^\[]*?"(?:role|ts)"
 def looks_like_task_file(path: Path) -> bool:
     """Whether ``path`` starts like Cline's ``api_conversation_history.json`` or ``ui_messages.json``."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             head = fh.read(4096)
     except OSError:
         return False

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from sitegen.readers.codex.layout import is_legacy_header, subagent_info
+from sitegen.readers.regular import open_regular
 from sitegen.readers.safejson import loads
 
 _HEAD_BYTES = 16 * 1024
@@ -72,7 +73,7 @@ def head_of(path: Path) -> Head:
 @lru_cache(maxsize=4096)
 def _head(path: Path, mtime_ns: int, size: int) -> Head:
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             text = fh.read(_HEAD_BYTES).decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
     except OSError:
         return Head(None, None)

@@ -15,7 +15,7 @@ from sitegen.readers._util import obj, text_of
 from sitegen.readers.crush.store import MessageRow
 from sitegen.readers.files import decode_bytes
 from sitegen.readers.safejson import loads
-from sitegen.readers.zstd import unzstd
+from sitegen.readers.zstd import Quota, unzstd_why
 
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
@@ -29,13 +29,14 @@ class Decoded:
     calls: dict[str, dict[str, Any]] = field(default_factory=dict)  # call id -> its tool_call data
 
 
-def decode(row: MessageRow, report: Callable[[int, str], None]) -> Decoded:
-    """The parts array of one message; a column that is not one costs one problem."""
+def decode(row: MessageRow, report: Callable[[int, str], None], quota: Quota | None = None) -> Decoded:
+    """The parts array of one message; a column that is not one costs one problem. ``quota``:
+    what the database's zstd parts may still decompress to, together."""
     raw = row.parts
     if isinstance(raw, (bytes, bytearray)) and bytes(raw[:4]) == ZSTD_MAGIC:
-        raw = unzstd(bytes(raw))
+        raw, why = unzstd_why(bytes(raw), quota)
         if raw is None:
-            report(row.line, "parts are zstd-compressed and this Python has no zstd decoder; message not shown")
+            report(row.line, f"parts are zstd-compressed and cannot be decompressed here ({why}); message not shown")
             return Decoded(row, None)
     text = decode_bytes(bytes(raw))[0] if isinstance(raw, (bytes, bytearray)) else raw
     if not isinstance(text, str):

@@ -12,6 +12,7 @@ from sitegen.readers.crush.sessions import AGENT, sessions
 from sitegen.readers.crush.store import DB_NAME, NAME, TABLES, CrushStore
 from sitegen.readers.files import decode_bytes
 from sitegen.readers.platform import Platform
+from sitegen.readers.regular import open_regular
 from sitegen.readers.safejson import loads
 
 DB_SUFFIXES = (".db", ".sqlite", ".sqlite3")
@@ -76,7 +77,7 @@ class CrushReader(Reader):
 def _project_data_dirs(projects: Path) -> list[Path]:
     """``{"projects": [{"path", "data_dir"}]}``: each project's data folder (``<path>/.crush`` if unnamed)."""
     try:
-        with open(projects, "rb") as fh:
+        with open_regular(projects) as fh:
             doc = loads(decode_bytes(fh.read(16 * 1024 * 1024))[0])
     except (OSError, ValueError):
         return []

@@ -87,7 +87,7 @@ class _Assembler:
 
     def _events(self, sid: str, b: SessionBuilder, facts: dict[str, Any], depth: int) -> list[Event]:
         """The events of one session, written to ``b`` (its own, or its parent's transcript's)."""
-        decoded = [decode(row, b.report) for row in self.store.messages(sid)]
+        decoded = [decode(row, b.report, self.store.zstd_quota) for row in self.store.messages(sid)]
         row = self.rows[sid]
         results: dict[str, dict[str, Any]] = {}
         names: dict[str, str] = {}

@@ -14,6 +14,7 @@ from typing import Any
 from sitegen.model import Problems
 from sitegen.readers._util import SQLITE_ERRORS, as_str, iter_rows, opt_int, shown, to_float
 from sitegen.readers.sqlite_wal import open_database
+from sitegen.readers.zstd import Quota
 
 NAME = "crush"
 DB_NAME = "crush.db"
@@ -69,6 +70,7 @@ class CrushStore:
     def __init__(self, path: Path, problems: Problems) -> None:
         self.path = path
         self.problems = problems
+        self.zstd_quota = Quota()  # what all its zstd parts may decompress to, together
         self.conn = open_database(path, problems, NAME)
         try:
             tables = {as_str(r[0]) for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}

@@ -12,6 +12,7 @@ import struct
 from contextlib import suppress
 from pathlib import Path
 
+from sitegen.readers.regular import open_regular
 from sitegen.readers.sqlite_wal import wal_path
 
 _MAGIC = (0x377F0682, 0x377F0683)  # little- and big-endian checksums
@@ -23,7 +24,7 @@ def schema_in_wal(path: Path, limit: int = 1 << 16) -> bytes:
     """Page 1 (the schema) as the WAL's last frame for it has it, read frame header by frame
     header without checksums (a cheap look for ``detect``); empty when there is none."""
     found = b""
-    with suppress(OSError, struct.error), open(wal_path(path), "rb") as fh:
+    with suppress(OSError, struct.error), open_regular(wal_path(path)) as fh:
         magic, _v, page_size, _seq, salt1, salt2 = struct.unpack(">6I", fh.read(24))
         if magic not in _MAGIC or page_size < 512 or page_size > limit:
             return b""

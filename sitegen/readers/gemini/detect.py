@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from sitegen.readers.regular import open_regular
 from sitegen.readers.safejson import loads, raw_decode
 
 _WS = re.compile(r"[ \t\r\n]*")
@@ -30,7 +31,7 @@ def is_header(obj: dict[str, Any]) -> bool:
 def is_jsonl(path: Path) -> bool:
     """JSONL (a header line) rather than one JSON document: decided by the first line."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             first = fh.readline(8 * 1024 * 1024)
             second = fh.readline(1024).strip()
     except OSError:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from sitegen.readers._util import table_names
 from sitegen.readers.base import sniff
+from sitegen.readers.walk import iter_files_below
 
 NAME = "opencode"
 AGENT = "opencode"
@@ -21,7 +22,7 @@ def is_tree(path: Path) -> bool:
     if path.name == "storage" and path.parent.name == "opencode":
         return True
     try:
-        for child in (path / "session").rglob("*.json"):
+        for child in iter_files_below(path / "session", "*.json"):
             head = sniff(child, 4096)
             return '"id"' in head and any(key in head for key in ('"projectID"', '"directory"', '"slug"', '"ses_'))
     except OSError:

@@ -22,6 +22,7 @@ from sitegen.readers.opencode.detect import (
 )
 from sitegen.readers.opencode.sources import ExportSource, Source, TreeSource
 from sitegen.readers.platform import Platform
+from sitegen.readers.walk import files_below
 
 
 class OpenCodeReader(Reader):
@@ -43,7 +44,7 @@ class OpenCodeReader(Reader):
     def companions(self, path: Path) -> list[Path]:
         if path.is_dir():
             try:
-                return sorted(p for p in path.rglob("*") if p.is_file())
+                return files_below(path)
             except OSError:
                 return []
         if is_db_name(path):

@@ -15,6 +15,7 @@ from sitegen.model import Problems
 from sitegen.readers._util import obj, text_of
 from sitegen.readers.base import parse_time
 from sitegen.readers.files import load_json
+from sitegen.readers.walk import files_below
 
 
 @dataclass
@@ -108,7 +109,7 @@ class TreeSource(Source):
         infos: list[Info] = []
         seen: set[str] = set()
         try:
-            files = sorted((self.path / "session").rglob("*.json"))
+            files = files_below(self.path / "session", "*.json")
         except OSError as exc:
             self.problems.add(self.path / "session", None, f"opencode: cannot list sessions ({exc})")
             files = []

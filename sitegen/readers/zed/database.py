@@ -16,9 +16,10 @@ from typing import Any
 from sitegen.model import Problems
 from sitegen.readers._util import as_str, iter_rows
 from sitegen.readers.files import decode_bytes
-from sitegen.readers.safejson import loads
+from sitegen.readers.limits import MAX_RECORDS
+from sitegen.readers.safejson import TooManyObjects, loads
 from sitegen.readers.sqlite_wal import open_database
-from sitegen.readers.zstd import unzstd
+from sitegen.readers.zstd import Quota, unzstd_why
 
 NAME = "zed"
 
@@ -51,13 +52,22 @@ def _read(conn: sqlite3.Connection, path: Path, problems: Problems) -> list[Thre
         return []
     out: list[Thread] = []
     number = 0
+    quota = Quota()
     for row in iter_rows(conn, "SELECT * FROM threads ORDER BY rowid"):
         line = number + 1
-        data = _data(row, path, line, problems)
+        data = _data(row, path, line, problems, quota)
         messages = data.get("messages") if data is not None else None
         if data is not None and not isinstance(messages, list):
             problems.add(path, line, "zed: a thread without a messages list; not shown")
             data = None
+        elif isinstance(messages, list) and len(messages) > MAX_RECORDS:
+            problems.add(
+                path,
+                line + MAX_RECORDS,
+                f"zed: a thread of {len(messages):,} messages; those after the first {MAX_RECORDS:,} "
+                "(the cap on messages per thread) are not shown",
+            )
+            del messages[MAX_RECORDS:]
         thread = Thread(
             id=as_str(row.get("id")) or f"thread-{line}",
             summary=as_str(row.get("summary")),
@@ -74,23 +84,29 @@ def _read(conn: sqlite3.Connection, path: Path, problems: Problems) -> list[Thre
     return out
 
 
-def _data(row: dict[str, Any], path: Path, line: int, problems: Problems) -> dict[str, Any] | None:
+def _data(row: dict[str, Any], path: Path, line: int, problems: Problems, quota: Quota) -> dict[str, Any] | None:
     """The thread's JSON: decompressed when ``data_type`` says ``zstd``; one problem when unreadable."""
     kind = as_str(row.get("data_type"))
     raw = row.get("data")
     blob = bytes(raw) if isinstance(raw, (bytes, bytearray)) else as_str(raw).encode()
     if kind == "zstd":
-        unpacked = unzstd(blob)
+        unpacked, why = unzstd_why(blob, quota)
         if unpacked is None:
-            problems.add(path, line, "zed: a zstd thread that cannot be decompressed here (damaged, or no decoder)")
+            problems.add(path, line, f"zed: a zstd thread that cannot be decompressed here ({why}); not shown")
             return None
         blob = unpacked
+        del unpacked
     elif kind != "json":
         problems.add(path, line, f"zed: a thread of data type {kind!r}; not shown")
         return None
+    text = decode_bytes(blob)[0]
+    del blob, raw  # the decoded text alone is held while it is parsed
     notes: list[str] = []
     try:
-        value = loads(decode_bytes(blob)[0], notes)
+        value = loads(text, notes)
+    except TooManyObjects as exc:
+        problems.add(path, line, f"zed: a thread with {exc}")
+        return None
     except ValueError as exc:
         problems.add(path, line, f"zed: a thread that is not JSON ({exc}); not shown")
         return None
