@@ -449,3 +449,17 @@ def test_convert_with_the_flag(tmp_path):
     assert "~/notes" in written
     result = CliRunner().invoke(main, ["convert", str(archive), "--to", "markdown", "-o", str(tmp_path / "plain")])
     assert "jdoe" in "\n".join(p.read_text("utf-8") for p in (tmp_path / "plain").iterdir())
+
+
+def test_a_login_that_is_a_common_word_is_redacted_only_as_the_login():
+    """A user called python or github: their login goes where it stands as the login, the word stays
+    in code and URLs (issue 30: ``python -m pytest`` became ``[REDACTED:user] -m pytest``)."""
+    r = Redactor(pii=True)
+    assert r.text("cd /home/python/proj && python -m pytest") == "cd ~/proj && python -m pytest"
+    assert r.text("project -home-python-proj") == "project -home-[REDACTED:user]-proj"
+    assert r.text("python@laptop:~$ ls").startswith("[REDACTED:user]@")
+    r = Redactor(pii=True)
+    assert r.text("/home/github/x") == "~/x"
+    assert r.text("open https://github.com/a/b") == "open https://github.com/a/b"
+    r = Redactor(pii=True)
+    assert r.text("ls /home/vwestberg/x; vwestberg said") == "ls ~/x; [REDACTED:user] said"

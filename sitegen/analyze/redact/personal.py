@@ -49,6 +49,19 @@ _GENERIC_WORDS = """
     will mark bill max min art sun run job web key ray rose grace hope joy new old src tmp temp
 """
 _GENERIC = frozenset(_GENERIC_WORDS.split())
+# Logins that are also words of code and prose (a login "python" or "github" is real, but redacting
+# the word wherever it stands would turn "python -m pytest" into "[REDACTED:user] -m pytest" and
+# break every github.com link): such a login is redacted only where it stands as the login.
+_COMMON_WORDS_TEXT = """
+python python3 java javascript ruby rust golang go perl php swift kotlin scala haskell lua julia node deno bun
+npm pip yarn cargo gem brew conda class def func function import export return module package object string
+github gitlab bitbucket google apple amazon microsoft linux unix windows macos darwin android ios docker
+kubernetes chrome firefox safari code coder coding hacker admin owner staff team project projects workspace
+desktop laptop mac macbook cloud dev devops ops bot agent claude codex gemini cursor openai anthropic
+alpha beta gamma delta omega zero one two three hello world foo bar baz test tests demo sample
+"""
+_COMMON_WORDS = frozenset(_COMMON_WORDS_TEXT.split())
+_LOGIN_BEFORE = re.compile(r"(?i)(?:home|users)[-/\\]+\Z")
 _LOGIN = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]{1,31}")
 _PERSON = re.compile(r"[A-Z][a-z]+(?:[ '\-][A-Z][A-Za-z'\-]+){1,3}")
 # Mapping entries whose value is the user (key lower-cased, - and _ dropped).
@@ -174,13 +187,20 @@ class Personal:
         return local.lower() in _NOREPLY or is_placeholder_domain(domain) or self.allowed("email", f"{local}@{domain}")
 
     def known_names(self, text: str) -> list[Span]:
-        """Every whole-word occurrence of a name learnt so far."""
+        """Every whole-word occurrence of a name learnt so far; one that is also a common word of
+        code or prose only where it stands as the login (``-home-python-``, ``python@host``)."""
         if self._known is None:
             return []
         lowered = text.lower()
         if not any(name in lowered for name in self._names):
             return []
-        return [(self._names.get(m.group(0).lower(), "user"), *m.span()) for m in self._known.finditer(text)]
+        spans: list[Span] = []
+        for m in self._known.finditer(text):
+            name = m.group(0).lower()
+            if name in _COMMON_WORDS and not _as_login(text, m.start(), m.end()):
+                continue
+            spans.append((self._names.get(name, "user"), *m.span()))
+        return spans
 
     # ------------------------------------------------------------ learning
 
@@ -237,6 +257,12 @@ class Personal:
             host = lowered.rsplit("@", 1)[-1]
             return any(host == d or host.endswith("." + d) for d in self._domains)
         return False
+
+
+def _as_login(text: str, start: int, end: int) -> bool:
+    """The word at ``start:end`` stands as a login: after a home folder (``/home/``, ``-home-``,
+    ``Users\\``) or before an ``@`` (``python@laptop``)."""
+    return text.startswith("@", end) or _LOGIN_BEFORE.search(text, max(0, start - 8), start) is not None
 
 
 def _addresses(text: str) -> list[tuple[int, int, int]]:
