@@ -51,6 +51,16 @@ LEFT_AS_WRITTEN = [
     '"Authorization": "Bearer token"',
     "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
     "REDIS_URL: redis://chex-mix-redis.default.svc.cluster.local:6379",
+    "ANTHROPIC_API_KEY=sk-ant-api03-test1234567890abcdefghijklmnop",
+    "OPENAI_API_KEY=sk-1234567890abcdefghijklmnopqrstuvwxyz",
+    "- pg_hba.conf set to md5 auth (not password: scram-sha-256) for node-postgres",
+    "Token: eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ...\n--- Settings PUT ---",
+    "- Contains DB credentials: DB_USER=cortexbuild, DB_PASSWORD (in .env)",
+    "--set-secrets=API_KEY=api-key-secret:latest",
+    'curl -H "Authorization: Bearer invalid" http://localhost/api',
+    "const USER_KEY = 'cortexbuild_user';",
+    "- Token: gho_************************************",
+    "tests pass: ============================= test session starts ==",
 ]
 
 

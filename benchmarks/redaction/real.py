@@ -328,6 +328,13 @@ def match(findings: list[Finding], labels: list[Label]) -> Matched:
         if label is not None:
             used.add(id(label))
         items.append((f, label))
+    # A true label that a finding overlaps is not missed, even when that finding matched another
+    # label (a tighter span of the same secret, labelled on its own).
+    for f in findings:
+        if f.start >= 0:
+            for x in by_place.get(f.place, ()):
+                if x.start < f.end and f.start < x.end:  # type: ignore[operator]
+                    used.add(id(x))
     return Matched(items, [x for x in labels if id(x) not in used])
 
 

@@ -70,6 +70,10 @@ _STAND_IN_PARTS = _words(
     "your test fake dummy example sample placeholder demo mock invalid here replace changeme redacted"
 )
 _PARTS = re.compile(r"[-_.]+")
+# A part that starts as a stand-in does (sk-ant-api03-test123…, sk-proj-xxxx…): no random body does.
+_STAND_IN_START = re.compile(r"(?i)(?:test|fake|dummy|example|sample|your|mock|placeholder|redacted|xxxx)")
+# A run of consecutive characters, as people type to fill a key's place (sk-1234567890abcdef…).
+_SEQUENCE = re.compile(r"(?i)0123456789|1234567890|abcdefghij")
 
 
 def placeholder(value: str) -> bool:
@@ -84,7 +88,9 @@ def placeholder(value: str) -> bool:
         return True
     if _STAND_IN_WORDS.search(value):
         return True
-    if any(part.lower() in _STAND_IN_PARTS for part in _PARTS.split(value)[1:]):
+    if any(part.lower() in _STAND_IN_PARTS or _STAND_IN_START.match(part) for part in _PARTS.split(value)[1:]):
+        return True
+    if _SEQUENCE.search(value):
         return True
     body = value.split("_", 1)[1] if value[:4].lower() in ("gsk_", "ghp_", "sk_l") else value
     if body.lower().startswith(("sk-", "pk-")):
@@ -101,10 +107,20 @@ def placeholder(value: str) -> bool:
     )
 
 
+# Not secrets but names of how one is kept or checked (pg_hba.conf methods, hash algorithms), and a
+# JWT's header and claims without the signature that makes it a credential.
+_METHOD = re.compile(r"(?i)scram-sha-\d+|md5|sha-?\d+|bcrypt|argon2(?:id|i|d)?|pbkdf2(?:[-_]sha\d+)?|trust|peer|ident")
+_UNSIGNED_JWT = re.compile(r"eyJ[A-Za-z0-9_\-]*(?:\.eyJ[A-Za-z0-9_\-]*)?\.?")
+
+
 def sentinel(value: str) -> bool:
     """What another tool already put in place of a secret: ``__REDACTED__``, ``<hidden>``, ``***``,
     or a preview cut short (``eyJhbGci…``, ``sk-abc...``)."""
-    return _SENTINEL.search(value) is not None
+    return (
+        _SENTINEL.search(value) is not None
+        or _METHOD.fullmatch(value) is not None
+        or (value.startswith("eyJ") and _UNSIGNED_JWT.fullmatch(value) is not None)
+    )
 
 
 def reference(value: str) -> bool:
