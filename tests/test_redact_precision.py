@@ -52,7 +52,6 @@ LEFT_AS_WRITTEN = [
     "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
     "REDIS_URL: redis://chex-mix-redis.default.svc.cluster.local:6379",
     "ANTHROPIC_API_KEY=sk-ant-api03-test1234567890abcdefghijklmnop",
-    "OPENAI_API_KEY=sk-1234567890abcdefghijklmnopqrstuvwxyz",
     "- pg_hba.conf set to md5 auth (not password: scram-sha-256) for node-postgres",
     "Token: eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ...\n--- Settings PUT ---",
     "- Contains DB credentials: DB_USER=cortexbuild, DB_PASSWORD (in .env)",

@@ -48,15 +48,16 @@ def _firsts(text: str, raws: set[str], after: int) -> list[tuple[int, int]]:
 
 
 def _window(text: str, start: int, end: int, context: int) -> tuple[int, int]:
-    """``start:end`` widened by ``context`` and cut at spaces, not inside words."""
+    """``start:end`` widened by ``context`` and cut at spaces, never inside a word: a run with no
+    space nearby is not widened into (a part of a token cut out of its run could read as a key)."""
     left = max(0, start - context)
     right = min(len(text), end + context)
     if left > 0:
         space = text.find(" ", left, start)
-        left = space + 1 if space >= 0 else left
+        left = space + 1 if space >= 0 else start
     if right < len(text):
         space = text.rfind(" ", end, right)
-        right = space if space >= 0 else right
+        right = space if space >= 0 else end
     return left, right
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from zlib_ng import zlib_ng
 
+from sitegen.model import drop_cut_word
 from sitegen.search.events import session_counts
 from sitegen.search.excerpts import excerpts
 from sitegen.search.terms import EVENTS_PER_POSTING, count_terms
@@ -49,7 +50,9 @@ def js_call(kind: str, *args: Any) -> bytes:
 
 
 def _one_line(text: str, limit: int) -> str:
-    return " ".join(text[: limit * 2].split())[:limit]
+    """The head of an event as one line of at most ``limit`` characters, cut between words."""
+    line = " ".join(text[: limit * 2].split())
+    return line if len(line) <= limit else drop_cut_word(line[:limit], line[limit])
 
 
 FRAGMENT_FOLDER = "search/f/"

@@ -72,8 +72,6 @@ _STAND_IN_PARTS = _words(
 _PARTS = re.compile(r"[-_.]+")
 # A part that starts as a stand-in does (sk-ant-api03-test123…, sk-proj-xxxx…): no random body does.
 _STAND_IN_START = re.compile(r"(?i)(?:test|fake|dummy|example|sample|your|mock|placeholder|redacted|xxxx)")
-# A run of consecutive characters, as people type to fill a key's place (sk-1234567890abcdef…).
-_SEQUENCE = re.compile(r"(?i)0123456789|1234567890|abcdefghij")
 
 
 def placeholder(value: str) -> bool:
@@ -89,8 +87,6 @@ def placeholder(value: str) -> bool:
     if _STAND_IN_WORDS.search(value):
         return True
     if any(part.lower() in _STAND_IN_PARTS or _STAND_IN_START.match(part) for part in _PARTS.split(value)[1:]):
-        return True
-    if _SEQUENCE.search(value):
         return True
     body = value.split("_", 1)[1] if value[:4].lower() in ("gsk_", "ghp_", "sk_l") else value
     if body.lower().startswith(("sk-", "pk-")):
