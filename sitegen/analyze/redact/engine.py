@@ -92,7 +92,7 @@ class TextRedactor:
                 self._by_hint[hint].add(i)
         self._always = {i for i, r in enumerate(rules) if not r[1]}
         self._always_order = sorted(self._always)
-        self._ruleset = rule_set(tuple(_requirements(r) for r in rules)) if ruleset_available() else None
+        self._ruleset = rule_set(tuple(_requirements(r[1], r[2]) for r in rules)) if ruleset_available() else None
         self._memo: dict[str, tuple[str, tuple[str, ...]]] = {}
         self._recent: dict[str, tuple[str, tuple[str, ...]]] = {}  # long strings, oldest first
         self._recent_size = 0
@@ -293,10 +293,10 @@ def is_image_data(value: str) -> bool:
 _RUN_PATTERNS = {DIGIT_RUN: r"[0-9](?:[ \-]*[0-9]){8}", UPPER_RUN: "[A-Z0-9]{20}", HEX_RUN: "[0-9a-f]{32}"}
 
 
-def _requirements(rule: _Rule) -> tuple[str, ...]:
+@lru_cache(maxsize=1024)
+def _requirements(hints: tuple[str, ...], pattern: re.Pattern[str] | Scan) -> tuple[str, ...]:
     """What the compiled set must find for a rule to run: its pattern loosened, and one of its
     hint words (a scan: the words alone; none at all: run it on every string)."""
-    kind, hints, pattern, _, _ = rule
     needs = [loosen(pattern.pattern)] if isinstance(pattern, re.Pattern) else []
     if hints:
         needs.append("|".join(_RUN_PATTERNS[h] if h in _RUN_PATTERNS else "(?i:" + re.escape(h) + ")" for h in hints))

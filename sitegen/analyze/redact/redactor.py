@@ -83,8 +83,18 @@ class Redactor(TextRedactor):
     def scrub_for(cls, config: Any) -> Callable[[str], str] | None:
         """What a problem line goes through before it is printed, listed by ``check`` or shown by the
         preview: the build's own redaction, by a redactor of its own (its counts are not the site's)."""
-        redactor = cls.for_config(config)
-        return redactor.text if redactor is not None else None
+        if not getattr(config, "redact", True):
+            return None
+        made: list[Redactor] = []
+
+        def scrub(text: str) -> str:  # (made at the first problem: most sources have none)
+            if not made:
+                found = cls.for_config(config)
+                assert found is not None
+                made.append(found)
+            return made[0].text(text)
+
+        return scrub
 
     def value(self, obj: Any) -> Any:
         """Redact every string inside a JSON-like value or a frozen dataclass (dict keys too).
@@ -278,10 +288,15 @@ class Redactor(TextRedactor):
         return obj
 
 
+# Field types that hold no text: a walk does not visit them (an event's kind, its times, counts, flags).
+_NO_TEXT = frozenset({"int", "int | None", "bool", "datetime | None", "Kind", "ToolCategory | None", "Usage | None"})
+
+
 def _dataclass_fields(kind: type) -> tuple[str, ...] | None:
+    """The fields of a dataclass that may hold text (those typed as numbers, flags, times or enums do not)."""
     names = _FIELDS.get(kind, ())
     if names == ():
-        names = tuple(f.name for f in fields(kind)) if is_dataclass(kind) else None
+        names = tuple(f.name for f in fields(kind) if str(f.type) not in _NO_TEXT) if is_dataclass(kind) else None
         _FIELDS[kind] = names
     return names
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from sitegen.analyze.redact.markers import MARKER, hole_spans
@@ -103,11 +103,11 @@ def join_seams(
     any credential cut in two (``SLACK_BOT_TOKEN=xoxb-12…`` | ``…34-abc``), or a name that ends one
     text and its value that starts the next (``DB_PASSWORD=`` | ``hunter2…``). Only seams where
     neither side has a space or a closing mark at the cut are read; ``redact`` reads them."""
-    slots = _slots(original, redacted)
+    slots = list(_slots(original, redacted))
     changed: dict[int, str] = {}
     for i in range(len(slots) - 1):
         a, b = slots[i], slots[i + 1]
-        if not a.before or not b.before or a.before[-1] not in _SEAM_CHARS or b.before[0] not in _SEAM_CHARS:
+        if a.before[-1] not in _SEAM_CHARS or b.before[0] not in _SEAM_CHARS:
             continue
         head, tail = a.before[-_SEAM_REACH:], b.before[:_SEAM_REACH]
         seam = head + tail
@@ -146,18 +146,16 @@ def join_seams(
     return _rebuilt(redacted, {(slots[i].path, slots[i].block): text for i, text in changed.items()})
 
 
-def _slots(original: tuple[Event, ...], redacted: tuple[Event, ...], path: tuple[int, ...] = ()) -> list[_Slot]:
-    out: list[_Slot] = []
+def _slots(original: tuple[Event, ...], redacted: tuple[Event, ...], path: tuple[int, ...] = ()) -> Iterator[_Slot]:
+    """The session's texts in reading order (only those that have a first and a last character)."""
     for index, (before, after) in enumerate(zip(original, redacted)):
-        here = (*path, index)
-        if isinstance(before.text, str) and isinstance(after.text, str) and before.text:
-            out.append(_Slot(here, None, before.text, after.text))
-        for k, (a, b) in enumerate(zip(before.blocks, after.blocks)):
-            if isinstance(a.text, str) and isinstance(b.text, str) and a.text:
-                out.append(_Slot(here, k, a.text, b.text))
+        if before.text and isinstance(before.text, str) and isinstance(after.text, str):
+            yield _Slot((*path, index), None, before.text, after.text)
+        for k, (a, b) in enumerate(zip(before.blocks, after.blocks)) if before.blocks else ():
+            if a.text and isinstance(a.text, str) and isinstance(b.text, str):
+                yield _Slot((*path, index), k, a.text, b.text)
         if before.children:
-            out.extend(_slots(before.children, after.children, here))
-    return out
+            yield from _slots(before.children, after.children, (*path, index))
 
 
 def _rebuilt(
