@@ -213,7 +213,7 @@ def sessite_tool(extra: list[str]) -> Tool:
         return [
             sys.executable,
             "-m",
-            "sitegen.cli",
+            "sessite.cli",
             "build",
             str(archive),
             "-o",
@@ -225,15 +225,15 @@ def sessite_tool(extra: list[str]) -> Tool:
             *extra,
         ]
 
-    # exit 2 = built with input problems; runs in the caller's folder like before (sitegen importable)
+    # exit 2 = built with input problems; runs in the caller's folder like before (sessite importable)
     return Tool("sessite", command, ok_codes=(0, 2), cwd_scratch=False)
 
 
 def compile_sessite() -> None:
-    """Byte-compile sitegen as ``pip install`` does for an installed package (the peers' venvs
+    """Byte-compile sessite as ``pip install`` does for an installed package (the peers' venvs
     have theirs): a source checkout run with PYTHONDONTWRITEBYTECODE set would otherwise
     compile every module on every run (0.6 s of a build that is not sessite's work)."""
-    package = Path(__file__).resolve().parents[1] / "sitegen"
+    package = Path(__file__).resolve().parents[1] / "sessite"
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=False, stdout=subprocess.DEVNULL)
 
 

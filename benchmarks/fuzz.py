@@ -45,15 +45,15 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 
-from sitegen.analyze.redact import Redactor  # noqa: E402
-from sitegen.build import build  # noqa: E402
-from sitegen.config import SiteConfig  # noqa: E402
-from sitegen.model import Problems, Session  # noqa: E402
-from sitegen.readers import Claim, discover, registry  # noqa: E402
-from sitegen.site.downloads import session_exports  # noqa: E402
-from sitegen.site.pages import session_pages  # noqa: E402
-from sitegen.site.render import Renderer  # noqa: E402
-from sitegen.site.view import build_view  # noqa: E402
+from sessite.analyze.redact import Redactor  # noqa: E402
+from sessite.config import SiteConfig  # noqa: E402
+from sessite.model import Problems, Session  # noqa: E402
+from sessite.pipeline import build  # noqa: E402
+from sessite.readers import Claim, discover, registry  # noqa: E402
+from sessite.site.downloads import session_exports  # noqa: E402
+from sessite.site.pages import session_pages  # noqa: E402
+from sessite.site.render import Renderer  # noqa: E402
+from sessite.site.view import build_view  # noqa: E402
 
 sys.path.insert(0, str(HERE))
 from fuzz_mutations import (  # noqa: E402  (a sibling script, not a package)

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Redaction benchmark: how well ``sitegen.analyze.redact.Redactor`` hides secrets without
+"""Redaction benchmark: how well ``sessite.analyze.redact.Redactor`` hides secrets without
 mangling ordinary text, on hand-labelled real logs and on planted secrets through a real build.
 
     python benchmarks/redact_bench.py [--real] [--planted] [--fresh DIR] [--json]
                                       [--labels FILE] [--write-unlabelled FILE] [--no-baseline]
 
-(neither --real nor --planted: both). It runs the worktree's own ``sitegen`` (the folder
+(neither --real nor --planted: both). It runs the worktree's own ``sessite`` (the folder
 above this one comes first on ``sys.path``), in a few minutes on two cores.
 
 What it measures
@@ -66,7 +66,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(REPO))  # this worktree's sitegen, not an installed one
+sys.path.insert(0, str(REPO))  # this worktree's sessite, not an installed one
 
 from redaction import baseline, planted  # noqa: E402  (benchmarks/ is not a package)
 from redaction.real import (  # noqa: E402

@@ -62,9 +62,9 @@ RESULTS_SHOWN = 20  # the results page renders 20 results, loading their snippet
 
 
 def child(mode: str, archive: Path, output: Path, jobs: int) -> None:
-    from sitegen.build import pipeline as B
-    from sitegen.config import SiteConfig
-    from sitegen.search import output as S
+    from sessite.config import SiteConfig
+    from sessite.pipeline import pipeline as B
+    from sessite.search import output as S
 
     timings = {"search_add_s": 0.0, "search_write_s": 0.0}
     if mode == "nosearch":
@@ -144,10 +144,10 @@ def tree(root: Path, pattern: str) -> tuple[int, int, int]:
 
 def sample_queries(archive: Path, count: int, seed: int = 1) -> list[str]:
     """Words a user could remember: picked from random events of random sessions."""
-    from sitegen.model import Problems
-    from sitegen.readers import discover
-    from sitegen.search.output import session_payload
-    from sitegen.site.view import build_view
+    from sessite.model import Problems
+    from sessite.readers import discover
+    from sessite.search.output import session_payload
+    from sessite.site.view import build_view
 
     rng = random.Random(seed)
     problems = Problems(archive)
@@ -205,7 +205,7 @@ def snippet_counts(site: Path, queries: list[str], core: Path | None) -> list[di
 
 def first_query_bytes(site: Path, result: dict, pack: int, cache: dict) -> tuple[int, int]:
     """(gzipped bytes of index data, of index data + page) a first query downloads."""
-    from sitegen.search.item import fragment_url
+    from sessite.search.item import fragment_url
 
     data = [site / "search" / "meta.js"]
     data += [site / "search" / "t" / f"{c}.js" for c in result["chunks"]]

@@ -27,9 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sitegen.build import build
-from sitegen.config import SiteConfig
-from sitegen.serve.server import PreviewState, make_server, watch_loop
+from sessite.config import SiteConfig
+from sessite.pipeline import build
+from sessite.serve.server import PreviewState, make_server, watch_loop
 
 
 def wait_for_page(port: int, url: str, fire, timeout: float = 60) -> float:

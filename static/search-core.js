@@ -1,4 +1,4 @@
-/* sessite search core: the query side of sitegen/search/ (terms.py, weights.py, index.py).
+/* sessite search core: the query side of sessite/search/ (terms.py, weights.py, index.py).
    Normalizes text exactly as the build did, finds the index chunks a query
    needs, rebuilds a small lunr index from them, and ranks with lunr.js 2.3.9.
    Used by the search page, the search worker and the node tests; no DOM here. */
@@ -116,7 +116,7 @@
       return ASCII_WORD.test(term) ? stem(term) : term;
     }
 
-    /* The index terms of one raw token (same as terms_for in sitegen/search/terms.py). */
+    /* The index terms of one raw token (same as terms_for in sessite/search/terms.py). */
     function termsFor(raw) {
       var hit = termCache[raw];
       if (hit) return hit;
@@ -209,7 +209,7 @@
       return { chunks: Object.keys(ids).map(Number).sort(function (a, b) { return a - b; }), broad: broad };
     }
 
-    /* A chunk file registers its terms packed (sitegen/search/item.py ``packed``): they are
+    /* A chunk file registers its terms packed (sessite/search/item.py ``packed``): they are
        inflated as they arrive; ``ready`` waits for the ones a query needs. */
     function addChunk(id, entries) {
       if (typeof entries !== "string") { chunks[id] = entries; return; }

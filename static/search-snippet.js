@@ -3,7 +3,7 @@
    A result's event comes from the snippet files as [anchor, label, head,
    page?, excerpts?]: the head is the start of the event's text, excerpts are
    windows further down a long event around words the head does not show
-   (sitegen/search/excerpts.py). The snippet is the window of that text that
+   (sessite/search/excerpts.py). The snippet is the window of that text that
    shows most of the query's words, each by its best match (an exact
    identifier over another spelling, a prefix match, an identifier's parts
    apart), plus up to two short windows for words the first one misses, as

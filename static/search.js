@@ -144,7 +144,7 @@
     return el;
   }
 
-  // A snippet pack comes as base64 of its deflated JSON (see packed in sitegen/search/item.py).
+  // A snippet pack comes as base64 of its deflated JSON (see packed in sessite/search/item.py).
   function inflate(data) {
     if (typeof data !== "string") return Promise.resolve(data);  // already inflated (a promise) or missing
     return SessiteSearchCore.inflateJson(data);

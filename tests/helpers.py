@@ -21,13 +21,13 @@ from urllib.parse import unquote, urlsplit
 
 from bs4 import BeautifulSoup
 
-from sitegen.build import BuildReport, build
-from sitegen.config import SiteConfig
-from sitegen.model import Problems, Session
-from sitegen.readers import Claim, DiscoveryResult, discover, registry
-from sitegen.site.pages import session_pages
-from sitegen.site.render import Renderer
-from sitegen.site.view import build_view
+from sessite.config import SiteConfig
+from sessite.model import Problems, Session
+from sessite.pipeline import BuildReport, build
+from sessite.readers import Claim, DiscoveryResult, discover, registry
+from sessite.site.pages import session_pages
+from sessite.site.render import Renderer
+from sessite.site.view import build_view
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -150,7 +150,7 @@ _PACKED_CALL = re.compile(rb'^sessiteSearch\.\w+\([\d,]*"([A-Za-z0-9+/=]+)"\);\n
 
 def search_file_text(data: bytes) -> str:
     """A search file as text: a packed one (snippets, term chunks: deflated JSON in base64,
-    see sitegen/search/item.py) inflated, any other as it is."""
+    see sessite/search/item.py) inflated, any other as it is."""
     m = _PACKED_CALL.match(data)
     return zlib.decompress(base64.b64decode(m.group(1))).decode() if m else data.decode("utf-8", "replace")
 

@@ -21,7 +21,7 @@ function load(file, sink) {
   vm.runInContext(fs.readFileSync(file, "utf8"), vm.createContext({ sessiteSearch: sink }), { filename: file });
 }
 
-/* A packed index file's data (sitegen/search/item.py ``packed``), inflated at once. */
+/* A packed index file's data (sessite/search/item.py ``packed``), inflated at once. */
 function unpack(data) { return JSON.parse(zlib.inflateSync(Buffer.from(data, "base64")).toString("utf8")); }
 
 function main() {

@@ -24,10 +24,10 @@ def run_node(node: str, request: dict, timeout: float = 120) -> dict:
 
 def read_views(archive: Path) -> list:
     """The archive's sessions as the build sees them (redacted), in build order."""
-    from sitegen.analyze.redact import Redactor
-    from sitegen.model import Problems
-    from sitegen.readers import discover
-    from sitegen.site.view import build_view
+    from sessite.analyze.redact import Redactor
+    from sessite.model import Problems
+    from sessite.readers import discover
+    from sessite.site.view import build_view
 
     problems = Problems(archive)
     redactor = Redactor()

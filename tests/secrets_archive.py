@@ -154,7 +154,7 @@ _STRUCTURAL_KEYS = {
 
 
 def _looks_like_time(value: str) -> bool:
-    from sitegen.readers.base import parse_time
+    from sessite.readers.base import parse_time
 
     return value.strip().isdigit() or parse_time(value) is not None
 

@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from helpers import FIXTURES, REPO, build_site, detected_by, parse_html
 
-import sitegen.readers as readers
-from sitegen.model import Event, Kind, Problems, Session, ToolCategory, walk
-from sitegen.readers import discover
-from sitegen.readers.antigravity import READER
-from sitegen.readers.ledger import Fate, keeping_ledger
-from sitegen.readers.locations import find
+import sessite.readers as readers
+from sessite.model import Event, Kind, Problems, Session, ToolCategory, walk
+from sessite.readers import discover
+from sessite.readers.antigravity import READER
+from sessite.readers.ledger import Fate, keeping_ledger
+from sessite.readers.locations import find
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 import fidelity.formats as formats  # noqa: E402

@@ -24,10 +24,10 @@ import pytest
 from click.testing import CliRunner
 from helpers import EXAMPLE
 
-from sitegen.cli import main
-from sitegen.site import swap
-from sitegen.site.workdirs import KILL_AT_ENV, SITE_MARKER, WORK_MARKER, Steps, WorkFolder
-from sitegen.site.writer import PublishError, SiteWriter, spool_file
+from sessite.cli import main
+from sessite.site import swap
+from sessite.site.workdirs import KILL_AT_ENV, SITE_MARKER, WORK_MARKER, Steps, WorkFolder
+from sessite.site.writer import PublishError, SiteWriter, spool_file
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="kills need fork and SIGKILL")
 
@@ -168,13 +168,13 @@ def test_a_real_process_killed_at_the_swap(scene: Scene) -> None:
     """The hook as a user's ``sessite build`` sees it: an environment variable, a separate interpreter."""
     scene.restore()
     env = {**os.environ, KILL_AT_ENV: "swap"}
-    killed = subprocess.run([sys.executable, "-m", "sitegen", *scene.args], env=env, capture_output=True)
+    killed = subprocess.run([sys.executable, "-m", "sessite", *scene.args], env=env, capture_output=True)
     assert killed.returncode == -signal.SIGKILL
     assert snapshot(scene.site) == scene.old
     (left,) = [name for name in scene.beside() if name != "site"]
     assert left.startswith(".site.staging-")
     env.pop(KILL_AT_ENV)
-    done = subprocess.run([sys.executable, "-m", "sitegen", *scene.args], env=env, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "sessite", *scene.args], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert snapshot(scene.site) == scene.new and scene.beside() == ["site"]
 
@@ -297,7 +297,7 @@ def test_a_failed_build_leaves_no_work_folder(scene: Scene, monkeypatch: pytest.
     def explode(*args: object, **kwargs: object) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr("sitegen.site.writer.swap_in", explode)
+    monkeypatch.setattr("sessite.site.writer.swap_in", explode)
     result = CliRunner().invoke(main, scene.args)
     assert isinstance(result.exception, RuntimeError)
     assert snapshot(scene.site) == scene.old and scene.beside() == ["site"]
@@ -376,7 +376,7 @@ def test_an_os_error_elsewhere_in_the_build_is_one_line(tmp_path: Path, monkeypa
     def denied(*args: object, **kwargs: object) -> None:
         raise PermissionError(errno.EACCES, "Permission denied", "/srv/sessions/locked")
 
-    monkeypatch.setattr("sitegen.cli.build", denied)
+    monkeypatch.setattr("sessite.cli.build", denied)
     result = CliRunner().invoke(main, ["build", str(EXAMPLE / "hail"), "-o", str(tmp_path / "site")])
     assert result.exit_code == 1
     assert result.output.strip().splitlines() == ["Error: /srv/sessions/locked: Permission denied"]

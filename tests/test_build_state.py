@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.build import build, sealed, worker
-from sitegen.config import SiteConfig
+from sessite.config import SiteConfig
+from sessite.pipeline import build, sealed, worker
 
 SID = "11111111-2222-4333-8444-555555555555"
 

@@ -13,11 +13,11 @@ from click.testing import CliRunner
 from helpers import EXAMPLE
 from secret_fakes import alnum
 
-import sitegen.build.worker as worker
-from sitegen.analyze.redact import Redactor
-from sitegen.analyze.redact.allow import digest
-from sitegen.analyze.redact.findings import mask, text_differences
-from sitegen.cli import main
+import sessite.pipeline.worker as worker
+from sessite.analyze.redact import Redactor
+from sessite.analyze.redact.allow import digest
+from sessite.analyze.redact.findings import mask, text_differences
+from sessite.cli import main
 
 SOURCE = "claude-code/-home-dev-webapp/7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34.jsonl"
 CLAUDE = "claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34"

@@ -18,11 +18,11 @@ from pathlib import Path
 
 from helpers import FIXTURES, REPO, claimed_files, discover_cleanly
 
-from sitegen.model import Event, Kind, Problems, Session, walk
-from sitegen.readers import discover
-from sitegen.readers.base import Sniff
-from sitegen.readers.claude_code import READER
-from sitegen.readers.ledger import keeping_ledger
+from sessite.model import Event, Kind, Problems, Session, walk
+from sessite.readers import discover
+from sessite.readers.base import Sniff
+from sessite.readers.claude_code import READER
+from sessite.readers.ledger import keeping_ledger
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from fidelity.formats.claude_code import records  # noqa: E402  (benchmarks/ is not a package)

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from helpers import REPO, build_site
 
-from sitegen.model import Kind, Problems, Session, walk
-from sitegen.readers import discover
-from sitegen.readers.ledger import keeping_ledger
+from sessite.model import Kind, Problems, Session, walk
+from sessite.readers import discover
+from sessite.readers.ledger import keeping_ledger
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from fidelity.formats.claude_code import records  # noqa: E402  (benchmarks/ is not a package)

@@ -15,12 +15,12 @@ import pytest
 from helpers import FIXTURES, REPO
 
 from benchmarks.fidelity.formats.codex import records
-from sitegen.model import Event, Kind, Problems, Session, ToolCategory, walk
-from sitegen.readers import discover
-from sitegen.readers.base import Sniff
-from sitegen.readers.codex import READER
-from sitegen.readers.codex.hosted import NO_WEB_RESULT
-from sitegen.readers.ledger import Fate, Ledger, keeping_ledger
+from sessite.model import Event, Kind, Problems, Session, ToolCategory, walk
+from sessite.readers import discover
+from sessite.readers.base import Sniff
+from sessite.readers.codex import READER
+from sessite.readers.codex.hosted import NO_WEB_RESULT
+from sessite.readers.ledger import Fate, Ledger, keeping_ledger
 
 V145 = FIXTURES / "codex" / "v0.145"
 AGENTS = V145 / "agents"

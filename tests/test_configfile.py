@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 from helpers import EXAMPLE, FIXTURES
 
-from sitegen.cli import main
-from sitegen.config import ConfigFileError, load_config_file, parse_exports, settings_from_dict
-from sitegen.model import Problems
-from sitegen.readers import discover
+from sessite.cli import main
+from sessite.config import ConfigFileError, load_config_file, parse_exports, settings_from_dict
+from sessite.model import Problems
+from sessite.readers import discover
 
 
 def test_a_full_file_becomes_settings(tmp_path):
@@ -227,7 +227,7 @@ def test_serve_takes_the_config_too(tmp_path, monkeypatch):
     def fake_serve(config, **kwargs):
         seen["config"] = config
 
-    monkeypatch.setattr("sitegen.cli.serve", fake_serve)  # cli imports serve at module level
+    monkeypatch.setattr("sessite.cli.serve", fake_serve)  # cli imports serve at module level
     result = CliRunner().invoke(main, ["serve", str(archive), "--exports", "hail"])
     assert result.exit_code == 0, result.output
     assert seen["config"].title == "Served" and seen["config"].exports == ("hail",)

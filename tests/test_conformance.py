@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from helpers import EXAMPLE, FIXTURES, assert_claimed_by_folder_reader
 
-from sitegen.readers import registry
+from sessite.readers import registry
 
 EXAMPLE_FOLDERS = {
     "aics": "aics",

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from helpers import REPO, detected_by
 
-from sitegen.model import Event, Kind, Problems, Session, ToolCategory, walk
-from sitegen.readers import discover, registry
-from sitegen.readers.copilot_cli import READER
-from sitegen.readers.ledger import Fate, keeping_ledger
+from sessite.model import Event, Kind, Problems, Session, ToolCategory, walk
+from sessite.readers import discover, registry
+from sessite.readers.copilot_cli import READER
+from sessite.readers.ledger import Fate, keeping_ledger
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from fidelity.formats import enumerator  # noqa: E402

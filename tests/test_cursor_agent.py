@@ -17,11 +17,11 @@ from bs4 import BeautifulSoup
 from cursor_agent_store import AGENT_ID, HASH, write_store
 from helpers import REPO, build_site, detected_by
 
-from sitegen.model import Event, Kind, Problems, Session, ToolCategory, walk
-from sitegen.readers import discover, registry
-from sitegen.readers.cursor_agent import READER
-from sitegen.readers.ledger import Fate, keeping_ledger
-from sitegen.readers.locations import find
+from sessite.model import Event, Kind, Problems, Session, ToolCategory, walk
+from sessite.readers import discover, registry
+from sessite.readers.cursor_agent import READER
+from sessite.readers.ledger import Fate, keeping_ledger
+from sessite.readers.locations import find
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from fidelity.formats import enumerator  # noqa: E402

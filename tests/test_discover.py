@@ -12,10 +12,10 @@ import pytest
 from click.testing import CliRunner
 from helpers import EXAMPLE, FIXTURES
 
-from sitegen.cli import main
-from sitegen.model import Problems
-from sitegen.readers import discover, registry
-from sitegen.readers.locations import AGENTS, candidates, find, parse_agent_dirs, platform, survey
+from sessite.cli import main
+from sessite.model import Problems
+from sessite.readers import discover, registry
+from sessite.readers.locations import AGENTS, candidates, find, parse_agent_dirs, platform, survey
 
 CLINE_TASKS = Path(".config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks")
 CURSOR_USER = Path("Library/Application Support/Cursor/User")

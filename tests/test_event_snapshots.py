@@ -16,8 +16,8 @@ from helpers import render_session_page
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
-from sitegen.model import Block, Event, Kind, Session, SourceRef, ToolCategory, Usage
-from sitegen.site.view import anchor_ids
+from sessite.model import Block, Event, Kind, Session, SourceRef, ToolCategory, Usage
+from sessite.site.view import anchor_ids
 
 PNG = (
     "data:image/png;base64,"

@@ -16,16 +16,16 @@ import pytest
 from click.testing import CliRunner
 from helpers import ALL_EXPORTS, EXAMPLE, FIXTURES, SAMPLES, build_site
 
-from sitegen.cli import main
-from sitegen.interchange.aics import aics_bytes, aics_chunks, aics_document, to_aics
-from sitegen.interchange.extension import dumps
-from sitegen.interchange.formats import export_chunks, export_session
-from sitegen.interchange.hail import hail_bytes, hail_chunks, hail_records, to_hail
-from sitegen.interchange.markdown import markdown_chunks, markdown_line_groups, to_markdown
-from sitegen.interchange.streaming import gzip_bytes, trim_end
-from sitegen.model import Event, Kind, Problems, Session, SourceRef, Usage
-from sitegen.readers import discover, registry
-from sitegen.site.downloads import session_exports
+from sessite.cli import main
+from sessite.interchange.aics import aics_bytes, aics_chunks, aics_document, to_aics
+from sessite.interchange.extension import dumps
+from sessite.interchange.formats import export_chunks, export_session
+from sessite.interchange.hail import hail_bytes, hail_chunks, hail_records, to_hail
+from sessite.interchange.markdown import markdown_chunks, markdown_line_groups, to_markdown
+from sessite.interchange.streaming import gzip_bytes, trim_end
+from sessite.model import Event, Kind, Problems, Session, SourceRef, Usage
+from sessite.readers import discover, registry
+from sessite.site.downloads import session_exports
 
 
 def _sources() -> list[tuple[str, Path]]:
@@ -440,8 +440,8 @@ def test_each_session_page_has_its_exports_beside_it(exported_site, tmp_path):
 
 def test_site_exports_are_deterministic_gzip():
     """mtime 0, no file name, same bytes every time: an unchanged session keeps its files."""
-    from sitegen.config import SiteConfig
-    from sitegen.site.view import build_view
+    from sessite.config import SiteConfig
+    from sessite.site.view import build_view
 
     config = SiteConfig(archive=EXAMPLE, output=Path("unused"), exports=ALL_EXPORTS)
     for session in _read(EXAMPLE / "claude-code") + _read(EXAMPLE / "hail"):
@@ -521,9 +521,9 @@ def test_the_download_links_in_the_template(tmp_path):
     """What the page shows once the build passes the export formats (relative links, beside the page)."""
     from bs4 import BeautifulSoup
 
-    from sitegen.site.pages import session_page
-    from sitegen.site.render import Renderer
-    from sitegen.site.view import build_view
+    from sessite.site.pages import session_page
+    from sessite.site.render import Renderer
+    from sessite.site.view import build_view
 
     session = _read(EXAMPLE / "hail")[0]
     page = session_page(build_view(session))

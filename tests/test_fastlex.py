@@ -1,9 +1,9 @@
-"""sitegen/site/fastlex.py: the joined-regex loop yields exactly pygments' own tokens."""
+"""sessite/site/fastlex.py: the joined-regex loop yields exactly pygments' own tokens."""
 
 import pytest
 from pygments.lexers import get_all_lexers, get_lexer_by_name
 
-from sitegen.site import fastlex
+from sessite.site import fastlex
 
 SAMPLES = [
     'def f(x: int = 0x1F) -> str:\n    """doc"""\n    return rf"{x!r:>4}" + b\'\\x00\' # note\n',

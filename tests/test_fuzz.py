@@ -9,7 +9,7 @@ from pathlib import Path
 
 from helpers import REPO
 
-from sitegen.readers import registry
+from sessite.readers import registry
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 

@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from helpers import REPO, build_site, detected_by, parse_html
 
-from sitegen.model import Event, Kind, Problems, Session, walk
-from sitegen.readers import discover, registry
-from sitegen.readers.gemini_takeout import READER
-from sitegen.readers.gemini_takeout.html import html_markdown
-from sitegen.readers.ledger import Fate, keeping_ledger
-from sitegen.readers.locations import find
-from sitegen.readers.platform import Platform
+from sessite.model import Event, Kind, Problems, Session, walk
+from sessite.readers import discover, registry
+from sessite.readers.gemini_takeout import READER
+from sessite.readers.gemini_takeout.html import html_markdown
+from sessite.readers.ledger import Fate, keeping_ledger
+from sessite.readers.locations import find
+from sessite.readers.platform import Platform
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from fidelity.formats import enumerator  # noqa: E402

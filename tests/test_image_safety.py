@@ -18,11 +18,11 @@ import pytest
 from helpers import ALL_EXPORTS, build_site, scan_site
 from PIL import Image, PngImagePlugin
 
-from sitegen.analyze.image_metadata import LEFT_OUT, without_metadata
-from sitegen.build import worker
-from sitegen.model import Block
-from sitegen.site import single_images
-from sitegen.site.single_images import fit_images
+from sessite.analyze.image_metadata import LEFT_OUT, without_metadata
+from sessite.model import Block
+from sessite.pipeline import worker
+from sessite.site import single_images
+from sessite.site.single_images import fit_images
 
 PLANTED = ["plantedgpsartist", "planted@example.org", "plantedtoken-xyzzy", "plantedxmp", "plantedcomment"]
 EPS = b"%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\nnewpath 0 0 moveto showpage\n%%EOF\n"

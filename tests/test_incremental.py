@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 from helpers import ALL_EXPORTS, EXAMPLE
 
-from sitegen.build import build
-from sitegen.cli import main
-from sitegen.config import SiteConfig
+from sessite.cli import main
+from sessite.config import SiteConfig
+from sessite.pipeline import build
 
 
 def files(site: Path) -> dict[str, tuple[int, int]]:
@@ -182,7 +182,7 @@ def test_cli_clean_flag(setup):
 
 
 def test_parallel_build_is_identical_to_serial(tmp_path, monkeypatch):
-    import sitegen.build.pipeline as build_module
+    import sessite.pipeline.pipeline as build_module
 
     monkeypatch.setattr(build_module, "PARALLEL_MIN_BYTES", 0)
     serial = build(

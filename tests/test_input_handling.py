@@ -3,10 +3,10 @@
 import json
 from datetime import UTC, datetime
 
-from sitegen.model import Problems
-from sitegen.readers._util import opt_int, to_int
-from sitegen.readers.base import parse_time
-from sitegen.readers.files import iter_json_array, iter_jsonl, load_json
+from sessite.model import Problems
+from sessite.readers._util import opt_int, to_int
+from sessite.readers.base import parse_time
+from sessite.readers.files import iter_json_array, iter_jsonl, load_json
 
 
 def lines_of(path, problems):

@@ -16,7 +16,7 @@ from bs4 import BeautifulSoup
 from click.testing import CliRunner
 from helpers import EXAMPLE, build_site
 
-from sitegen.analyze.insights import (
+from sessite.analyze.insights import (
     DEFAULT_PRICES,
     GAP,
     SessionFigures,
@@ -27,14 +27,14 @@ from sitegen.analyze.insights import (
     time_by_kind,
     timeline,
 )
-from sitegen.analyze.session import summarize
-from sitegen.cli import main
-from sitegen.model import Event, Kind, Problems, Session, SourceRef, ToolCategory, Usage
-from sitegen.readers import discover
-from sitegen.site.charts import periods
-from sitegen.site.home import SessionIndex
-from sitegen.site.render import Renderer
-from sitegen.site.view import build_view
+from sessite.analyze.session import summarize
+from sessite.cli import main
+from sessite.model import Event, Kind, Problems, Session, SourceRef, ToolCategory, Usage
+from sessite.readers import discover
+from sessite.site.charts import periods
+from sessite.site.home import SessionIndex
+from sessite.site.render import Renderer
+from sessite.site.view import build_view
 
 CLAUDE_CODE = "claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34"
 CODEX = "codex-019e2b7c-4a10-7c3e-9d21-5f8a0b6c1e42"

@@ -17,11 +17,11 @@ import pytest
 from bs4 import BeautifulSoup
 from helpers import REPO, build_site, detected_by
 
-from sitegen.model import Event, Kind, Problems, Session, ToolCategory, walk
-from sitegen.readers import registry
-from sitegen.readers.kiro import READER
-from sitegen.readers.ledger import keeping_ledger
-from sitegen.readers.locations import find
+from sessite.model import Event, Kind, Problems, Session, ToolCategory, walk
+from sessite.readers import registry
+from sessite.readers.kiro import READER
+from sessite.readers.ledger import keeping_ledger
+from sessite.readers.locations import find
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from fidelity.formats import enumerator  # noqa: E402

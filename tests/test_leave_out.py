@@ -11,11 +11,11 @@ import pytest
 from click.testing import CliRunner
 from helpers import EXAMPLE, parse_html
 
-from sitegen.analyze.leave_out import HIDDEN_REASON, HideRule, hide_events
-from sitegen.cli import main
-from sitegen.config import ConfigFileError, settings_from_dict
-from sitegen.model import Event, Kind, Problems, Session, SourceRef, walk
-from sitegen.readers import discover
+from sessite.analyze.leave_out import HIDDEN_REASON, HideRule, hide_events
+from sessite.cli import main
+from sessite.config import ConfigFileError, settings_from_dict
+from sessite.model import Event, Kind, Problems, Session, SourceRef, walk
+from sessite.readers import discover
 
 CLAUDE = "claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34"
 CLAUDE_FOLDER = "claude-code/-home-dev-webapp"

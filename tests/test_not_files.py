@@ -14,9 +14,9 @@ import pytest
 from cursor_agent_store import AGENT_ID, HASH, write_store
 from helpers import build_site
 
-from sitegen.model import Problems
-from sitegen.readers import discover
-from sitegen.readers.regular import NotRegularFile, open_regular
+from sessite.model import Problems
+from sessite.readers import discover
+from sessite.readers.regular import NotRegularFile, open_regular
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX thing")
 

@@ -15,12 +15,12 @@ import pytest
 from bs4 import BeautifulSoup
 from helpers import REPO, build_site, detected_by
 
-from sitegen.model import Event, Kind, Problems, Session, ToolCategory, Usage, walk
-from sitegen.readers import discover, registry
-from sitegen.readers.ledger import keeping_ledger
-from sitegen.readers.locations import find
-from sitegen.readers.openhands import READER
-from sitegen.readers.openhands.reader import event_files
+from sessite.model import Event, Kind, Problems, Session, ToolCategory, Usage, walk
+from sessite.readers import discover, registry
+from sessite.readers.ledger import keeping_ledger
+from sessite.readers.locations import find
+from sessite.readers.openhands import READER
+from sessite.readers.openhands.reader import event_files
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from fidelity.formats import enumerator  # noqa: E402

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are for
 
 PROGRAM = """
 import os, sys, time
-from sitegen.parallel import parallel_map
+from sessite.parallel import parallel_map
 
 def slow(folder, item):
     open(os.path.join(folder, str(os.getpid())), "w").close()

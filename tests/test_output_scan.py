@@ -17,14 +17,14 @@ from click.testing import CliRunner
 from helpers import ALL_EXPORTS, EXAMPLE
 from secret_fakes import alnum
 
-import sitegen.build.output_scan as output_scan
-import sitegen.build.worker as worker
-from sitegen.analyze.redact import Redactor
-from sitegen.build import build
-from sitegen.build.output_scan import scan_files
-from sitegen.cli import main
-from sitegen.config import SiteConfig
-from sitegen.search.item import fragment_url, packed, terms_url, unpacked
+import sessite.pipeline.output_scan as output_scan
+import sessite.pipeline.worker as worker
+from sessite.analyze.redact import Redactor
+from sessite.cli import main
+from sessite.config import SiteConfig
+from sessite.pipeline import build
+from sessite.pipeline.output_scan import scan_files
+from sessite.search.item import fragment_url, packed, terms_url, unpacked
 
 CLAUDE = "claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34"
 SOURCE = "claude-code/-home-dev-webapp/7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34.jsonl"
@@ -246,7 +246,7 @@ def test_a_site_whose_fragments_only_look_like_secrets_in_base64_publishes(publi
 def test_the_background_scan_of_the_session_pages_stops_the_publish(published, monkeypatch):
     """With two processes the session pages are scanned in a forked process while the
     site-wide pages are written: what it finds stops the publish as the main scan's would."""
-    import sitegen.build.pipeline as pipeline
+    import sessite.pipeline.pipeline as pipeline
 
     archive, site = published
     before = _snapshot(site)

@@ -1,4 +1,4 @@
-"""sitegen.parallel: the one way the build runs work on every core."""
+"""sessite.parallel: the one way the build runs work on every core."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.parallel import can_fork, fork_call, parallel_map
+from sessite.parallel import can_fork, fork_call, parallel_map
 
 PARENT = os.getpid()
 

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from helpers import FIXTURES, REPO, build_site, detected_by, parse_html
 
-from sitegen.model import Event, Kind, Problems, Session, ToolCategory, walk
-from sitegen.readers import discover, registry
-from sitegen.readers.ledger import Fate, keeping_ledger
-from sitegen.readers.locations import find
-from sitegen.readers.pi import READER
+from sessite.model import Event, Kind, Problems, Session, ToolCategory, walk
+from sessite.readers import discover, registry
+from sessite.readers.ledger import Fate, keeping_ledger
+from sessite.readers.locations import find
+from sessite.readers.pi import READER
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from fidelity.formats import enumerator  # noqa: E402

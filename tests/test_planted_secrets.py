@@ -59,8 +59,8 @@ def redacted_site(planted, tmp_path_factory):
 
 
 def test_the_archive_holds_every_format(planted):
-    from sitegen.model import Problems
-    from sitegen.readers import discover
+    from sessite.model import Problems
+    from sessite.readers import discover
 
     formats = {claim.reader.name for claim in discover(planted, Problems()).claims}
     assert formats >= {
@@ -146,7 +146,7 @@ def test_without_redaction_every_secret_is_found(planted, tmp_path):
 def test_convert_redacts_by_default(planted, tmp_path):
     from click.testing import CliRunner
 
-    from sitegen.cli import main
+    from sessite.cli import main
 
     for fmt in ("aics", "hail", "markdown"):
         out = tmp_path / fmt

@@ -12,9 +12,9 @@ from bs4 import BeautifulSoup
 from click.testing import CliRunner
 from helpers import EXAMPLE, build_site
 
-from sitegen.build.github_pages import github_pages_workflow, pages_limit_warnings
-from sitegen.cli import main
-from sitegen.site.feed import FEED_ENTRIES, atom_feed
+from sessite.cli import main
+from sessite.pipeline.github_pages import github_pages_workflow, pages_limit_warnings
+from sessite.site.feed import FEED_ENTRIES, atom_feed
 
 BASE = "https://octo.github.io/team-sessions/"
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -158,8 +158,8 @@ def test_atom_feed_of_the_latest_sessions(pages_site):
 def test_feed_keeps_the_latest_fifty_and_escapes(pages_site):
     from datetime import datetime, timedelta
 
-    from sitegen.analyze.session import SessionSummary, Stats
-    from sitegen.model import GitRefs
+    from sessite.analyze.session import SessionSummary, Stats
+    from sessite.model import GitRefs
 
     start = datetime(2026, 1, 1, tzinfo=UTC)
     summaries = [
@@ -203,7 +203,7 @@ def test_pages_limit_warnings():
 
 
 def test_the_build_command_warns_near_the_limits(tmp_path, monkeypatch):
-    import sitegen.build.github_pages as publish
+    import sessite.pipeline.github_pages as publish
 
     monkeypatch.setattr(publish, "PAGES_FILE_LIMIT", 2_000)
     monkeypatch.setattr(publish.pages_limit_warnings, "__defaults__", (publish.PAGES_SITE_LIMIT, 2_000))

@@ -1,10 +1,10 @@
-"""sitegen/site/quickmd.py: the common markdown drawn without mistune, with mistune's bytes."""
+"""sessite/site/quickmd.py: the common markdown drawn without mistune, with mistune's bytes."""
 
 import pytest
 from test_markup import _message_texts
 
-import sitegen.site.markup as m
-from sitegen.site import quickmd
+import sessite.site.markup as m
+from sessite.site import quickmd
 
 QUICK = [
     "## The fix\n\nThe parser dropped the **last** field: see `parse()`.\n\n- **one**: a\n- `two()` b",

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from sitegen.build.report import problem_lines
-from sitegen.cli import main
-from sitegen.model import Problem
+from sessite.cli import main
+from sessite.model import Problem
+from sessite.pipeline.report import problem_lines
 
 
 def test_repeated_problems_are_summarised() -> None:

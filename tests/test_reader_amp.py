@@ -8,10 +8,10 @@ from pathlib import Path
 
 from helpers import EXAMPLE
 
-from sitegen.model import Kind, Problems, ToolCategory
-from sitegen.readers import discover, registry
-from sitegen.readers.amp import READER
-from sitegen.site.view import build_view
+from sessite.model import Kind, Problems, ToolCategory
+from sessite.readers import discover, registry
+from sessite.readers.amp import READER
+from sessite.site.view import build_view
 
 OLD = "T-7f3e2a10-1111-4222-8333-444455556666.json"
 NEW = "T-0b9c8d7e-aaaa-4bbb-8ccc-dddd00001111.json"

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from helpers import EXAMPLE
 
-from sitegen.model import Kind, Problems, ToolCategory
-from sitegen.readers import discover, registry
-from sitegen.readers.cline import READER
-from sitegen.site.view import build_view
+from sessite.model import Kind, Problems, ToolCategory
+from sessite.readers import discover, registry
+from sessite.readers.cline import READER
+from sessite.site.view import build_view
 
 NATIVE = "1767780000000"
 XML = "1735725600000"

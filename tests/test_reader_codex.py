@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.model import Block, Kind, Problems, ToolCategory, Usage
-from sitegen.readers import discover, registry
-from sitegen.readers.codex import READER, command_line, parse_output, patch_to_diff
+from sessite.model import Block, Kind, Problems, ToolCategory, Usage
+from sessite.readers import discover, registry
+from sessite.readers.codex import READER, command_line, parse_output, patch_to_diff
 
 REPO = Path(__file__).resolve().parents[1]
 CODEX = Path(__file__).resolve().parent / "fixtures" / "codex"

@@ -11,10 +11,10 @@ from pathlib import Path
 
 from helpers import EXAMPLE, FIXTURES
 
-from sitegen.model import Kind, Problems, ToolCategory
-from sitegen.readers import discover, registry
-from sitegen.readers.cursor import READER
-from sitegen.site.view import build_view
+from sessite.model import Kind, Problems, ToolCategory
+from sessite.readers import discover, registry
+from sessite.readers.cursor import READER
+from sessite.site.view import build_view
 
 CURSOR = FIXTURES / "cursor"
 GLOBAL = CURSOR / "User" / "globalStorage" / "state.vscdb"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.model import Block, Kind, Problems, ToolCategory, Usage
-from sitegen.readers.hail import KNOWN_BLOCK_TYPES, KNOWN_EVENT_TYPES, READER
-from sitegen.readers.ledger import Fate, keeping_ledger
+from sessite.model import Block, Kind, Problems, ToolCategory, Usage
+from sessite.readers.hail import KNOWN_BLOCK_TYPES, KNOWN_EVENT_TYPES, READER
+from sessite.readers.ledger import Fate, keeping_ledger
 
 REPO = Path(__file__).resolve().parents[1]
 HAIL = Path(__file__).resolve().parent / "fixtures" / "hail"

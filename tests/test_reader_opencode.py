@@ -9,10 +9,10 @@ from pathlib import Path
 
 from helpers import EXAMPLE
 
-from sitegen.model import Kind, Problems, ToolCategory, make_session_id, walk
-from sitegen.readers import discover, registry
-from sitegen.readers.opencode import READER
-from sitegen.site.view import build_view
+from sessite.model import Kind, Problems, ToolCategory, make_session_id, walk
+from sessite.readers import discover, registry
+from sessite.readers.opencode import READER
+from sessite.site.view import build_view
 
 
 def utc(*args: int) -> datetime:

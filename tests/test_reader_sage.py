@@ -6,9 +6,9 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sitegen.model import Kind, Problems, ToolCategory, make_session_id
-from sitegen.readers import discover
-from sitegen.readers.sage import READER
+from sessite.model import Kind, Problems, ToolCategory, make_session_id
+from sessite.readers import discover
+from sessite.readers.sage import READER
 
 REPO = Path(__file__).resolve().parents[1]
 WIDGET = "-home-alice-src-widget-"

@@ -20,13 +20,13 @@ from types import ModuleType
 import pytest
 from helpers import FIXTURES, REPO
 
-from sitegen.model import Event, Kind, Problems, Session, Usage, session_title, walk
-from sitegen.readers import discover
-from sitegen.readers.claude_ai import READER as CLAUDE_AI
-from sitegen.readers.cline import READER as CLINE
-from sitegen.readers.cursor import READER as CURSOR
-from sitegen.readers.hail import READER as HAIL
-from sitegen.readers.ledger import Fate, keeping_ledger
+from sessite.model import Event, Kind, Problems, Session, Usage, session_title, walk
+from sessite.readers import discover
+from sessite.readers.claude_ai import READER as CLAUDE_AI
+from sessite.readers.cline import READER as CLINE
+from sessite.readers.cursor import READER as CURSOR
+from sessite.readers.hail import READER as HAIL
+from sessite.readers.ledger import Fate, keeping_ledger
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from fidelity.formats import enumerator  # noqa: E402  (benchmarks/ is not a package)

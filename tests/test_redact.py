@@ -2,8 +2,8 @@
 
 import pytest
 
-from sitegen.analyze.redact import Redactor
-from sitegen.model import Event, Kind, Session, SourceRef
+from sessite.analyze.redact import Redactor
+from sessite.model import Event, Kind, Session, SourceRef
 
 SECRETS = {
     "anthropic-key": "sk-ant-api03-" + "A1b2C3d4E5f6G7h8I9j0" * 3,

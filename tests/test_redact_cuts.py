@@ -15,9 +15,9 @@ import pytest
 from helpers import ALL_EXPORTS, build_site, scan_site
 from secret_fakes import alnum, b64, hexs
 
-from sitegen.analyze.redact import Redactor
-from sitegen.model import Event, Kind, Problems, Session, SourceRef, make_session_id, one_line, session_title
-from sitegen.readers import registry
+from sessite.analyze.redact import Redactor
+from sessite.model import Event, Kind, Problems, Session, SourceRef, make_session_id, one_line, session_title
+from sessite.readers import registry
 
 # (kind, the key, how much of it is its public prefix)
 KEYS = [
@@ -146,7 +146,7 @@ def test_problem_lines_never_print_a_secret(tmp_path):
     mode, whose log is public), ``check --json`` and the preview show it: redacted like the pages."""
     from click.testing import CliRunner
 
-    from sitegen.cli import main
+    from sessite.cli import main
 
     key = KEYS[0][1]
     archive = tmp_path / "archive"

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from secret_fakes import alnum, b64, hexs, uuid
 
-from sitegen.analyze.redact import Redactor
-from sitegen.model import Event, Kind, Session, SourceRef
+from sessite.analyze.redact import Redactor
+from sessite.model import Event, Kind, Session, SourceRef
 
 GHP = "ghp_" + alnum(36)
 MAILGUN = "key-" + hexs(32)

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from secret_corpus import CORPUS
 
-from sitegen.analyze.redact import Redactor
-from sitegen.analyze.redact.engine import TextRedactor
-from sitegen.analyze.redact.ruleset import ENGINE_VARIABLE, available, loosen
+from sessite.analyze.redact import Redactor
+from sessite.analyze.redact.engine import TextRedactor
+from sessite.analyze.redact.ruleset import ENGINE_VARIABLE, available, loosen
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "formats"
 

@@ -10,10 +10,10 @@ import re
 import pytest
 from secret_corpus import CORPUS
 
-from sitegen.analyze.redact import PATTERNS, Redactor
-from sitegen.analyze.redact.prefilter import HintFinder
-from sitegen.analyze.redact.runs import RUNS, runs_in
-from sitegen.model import Block, Event, Kind, Session, SourceRef
+from sessite.analyze.redact import PATTERNS, Redactor
+from sessite.analyze.redact.prefilter import HintFinder
+from sessite.analyze.redact.runs import RUNS, runs_in
+from sessite.model import Block, Event, Kind, Session, SourceRef
 
 _rng = random.Random(9)
 _IMAGE = base64.b64encode(_rng.randbytes(12000)).decode()

@@ -8,9 +8,9 @@ import string
 
 import pytest
 
-from sitegen.analyze.redact import PATTERNS, RedactionConfigError, Redactor
-from sitegen.config import SiteConfig
-from sitegen.model import Event, Kind, Session, SourceRef
+from sessite.analyze.redact import PATTERNS, RedactionConfigError, Redactor
+from sessite.config import SiteConfig
+from sessite.model import Event, Kind, Session, SourceRef
 
 GH = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 

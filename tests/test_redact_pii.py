@@ -26,10 +26,10 @@ import xss_archive
 from click.testing import CliRunner
 from helpers import ALL_EXPORTS, FIXTURES, build_site, files_under, parse_html, scan_site, search_text
 
-from sitegen.analyze.redact import Redactor
-from sitegen.cli import main
-from sitegen.config import ConfigFileError, settings_from_dict
-from sitegen.model import Event, Kind, Session, SourceRef
+from sessite.analyze.redact import Redactor
+from sessite.cli import main
+from sessite.config import ConfigFileError, settings_from_dict
+from sessite.model import Event, Kind, Session, SourceRef
 
 # The values planted, and what of each must not survive (lower case: the scan is case-blind).
 PAYLOAD = (

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from secret_fakes import alnum
 
-from sitegen.analyze.redact import Redactor
+from sessite.analyze.redact import Redactor
 
 LEFT_AS_WRITTEN = [
     "api_key = 'YOUR_API_KEY'",

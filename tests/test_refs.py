@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from sitegen.analyze.refs import (
+from sessite.analyze.refs import (
     DEFAULT_FORGE,
     Forge,
     RefKey,
@@ -16,8 +16,8 @@ from sitegen.analyze.refs import (
     parse_repo,
     valid_branch,
 )
-from sitegen.model import Event, GitRefs, Kind, Session, SourceRef, ToolCategory
-from sitegen.site.urls import ref_url
+from sessite.model import Event, GitRefs, Kind, Session, SourceRef, ToolCategory
+from sessite.site.urls import ref_url
 
 _ids = itertools.count()
 NO_GIT = GitRefs()

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import collections
 
-from sitegen.analyze.refs import extract_refs
-from sitegen.model import Problems
-from sitegen.readers import discover
+from sessite.analyze.refs import extract_refs
+from sessite.model import Problems
+from sessite.readers import discover
 
 # (repository, kind, name) as found; None = unknown repository. Hand-checked: all genuine.
 CHECKED = {

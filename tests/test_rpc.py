@@ -7,9 +7,9 @@ import threading
 import pytest
 from helpers import EXAMPLE
 
-from sitegen.config import SiteConfig
-from sitegen.serve.rpc import aicf_escape, aicf_split
-from sitegen.serve.server import PreviewState, make_server
+from sessite.config import SiteConfig
+from sessite.serve.rpc import aicf_escape, aicf_split
+from sessite.serve.server import PreviewState, make_server
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from helpers import assert_claimed_by_folder_reader, build_site, claimed_files, discover_cleanly, files_under
 
-from sitegen.model import Problems, Session
+from sessite.model import Problems, Session
 
 # sample folder -> (the reader that owns it, the sessions it holds)
 SAMPLE_FOLDERS: dict[str, tuple[str, int]] = {

@@ -17,11 +17,11 @@ from lunr.builder import Builder
 from lunr.stemmer import PorterStemmer
 from search_support import read_views, run_node, write_files
 
-from sitegen.search.index import IndexState
-from sitegen.search.item import unpacked
-from sitegen.search.output import monolithic_index, session_payload
-from sitegen.search.terms import STOP_WORDS, stem, tokens, utf16_key
-from sitegen.search.weights import FIELDS, ChunkWeights, lunr_json
+from sessite.search.index import IndexState
+from sessite.search.item import unpacked
+from sessite.search.output import monolithic_index, session_payload
+from sessite.search.terms import STOP_WORDS, stem, tokens, utf16_key
+from sessite.search.weights import FIELDS, ChunkWeights, lunr_json
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 import gen_archive  # noqa: E402
@@ -480,7 +480,7 @@ def test_parallel_sequential_and_incremental_builds_write_the_same_index(tmp_pat
 
 
 def test_forked_chunk_encoding_writes_the_same_files(generated, monkeypatch):
-    import sitegen.search.index as search_index
+    import sessite.search.index as search_index
 
     monkeypatch.setattr(search_index, "FORK_POSTINGS", 0)
     serial = dict(state_of(generated, chunk_bytes=3000).files(jobs=1))

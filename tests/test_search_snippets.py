@@ -28,11 +28,11 @@ import pytest
 from helpers import REPO, build_site, parse_html
 from search_support import StaticServer, read_views
 
-from sitegen.search import index as search_index
-from sitegen.search import item as search_item
-from sitegen.search.excerpts import EXCERPT_BUDGET, excerpts
-from sitegen.search.item import SNIPPET_CHARS, session_item
-from sitegen.search.output import session_events
+from sessite.search import index as search_index
+from sessite.search import item as search_item
+from sessite.search.excerpts import EXCERPT_BUDGET, excerpts
+from sessite.search.item import SNIPPET_CHARS, session_item
+from sessite.search.output import session_events
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 import gen_archive  # noqa: E402
@@ -362,7 +362,7 @@ def test_the_results_page_loads_the_snippet_script(site):
 def test_a_snippet_window_never_cuts_a_word_out_of_its_run():
     """A window widened into a run with no space would keep a piece of a token; cut out of its run
     a stand-in key reads like a real one to the build's scan of its output."""
-    from sitegen.search.excerpts import excerpts
+    from sessite.search.excerpts import excerpts
 
     text = "word " * 200 + "xoxb-123456789012-abcdefghijklmnopqrstuvwxyzABCDEFGHIJ" + "needle" + " tail"
     (piece,) = excerpts(text, {"tail"}, 0)

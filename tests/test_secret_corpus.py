@@ -14,9 +14,9 @@ import pytest
 from helpers import ALL_EXPORTS, build_site, scan_site
 from secret_corpus import CORPUS, Planted, write
 
-from sitegen.analyze.redact import Redactor
-from sitegen.model import Problems, Session
-from sitegen.readers import discover
+from sessite.analyze.redact import Redactor
+from sessite.model import Problems, Session
+from sessite.readers import discover
 
 WINDOW = 12
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from helpers import ALL_EXPORTS, EXAMPLE
 
-from sitegen.config import SiteConfig
-from sitegen.serve.server import PreviewState, make_server, watch_loop
+from sessite.config import SiteConfig
+from sessite.serve.server import PreviewState, make_server, watch_loop
 
 AICS = EXAMPLE / "aics" / "rate-limiter.aics.json"
 
@@ -231,7 +231,7 @@ def _wait_for_line(lines: queue.Queue, text: str, timeout: float) -> str:
 
 def test_ctrl_c_stops_cleanly(tmp_path):
     proc = subprocess.Popen(
-        [sys.executable, "-m", "sitegen.cli", "serve", str(EXAMPLE), "--port", "0"],
+        [sys.executable, "-m", "sessite.cli", "serve", str(EXAMPLE), "--port", "0"],
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         text=True,

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.config import SiteConfig
-from sitegen.serve import server as server_module
-from sitegen.serve.guard import Guard
-from sitegen.serve.rpc import Param, Registry, Tool, handle_jsonrpc
-from sitegen.serve.server import PreviewServer, PreviewState, make_server
+from sessite.config import SiteConfig
+from sessite.serve import server as server_module
+from sessite.serve.guard import Guard
+from sessite.serve.rpc import Param, Registry, Tool, handle_jsonrpc
+from sessite.serve.server import PreviewServer, PreviewState, make_server
 
 
 @pytest.fixture

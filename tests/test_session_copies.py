@@ -9,9 +9,9 @@ from pathlib import Path
 
 from helpers import FIXTURES, build_site, parse_html
 
-from sitegen.model import Event, Kind, Problems, Session, SourceRef
-from sitegen.readers import Claim, group_copies, registry
-from sitegen.readers.merge import distinct_ids, merge_copies, merge_sessions
+from sessite.model import Event, Kind, Problems, Session, SourceRef
+from sessite.readers import Claim, group_copies, registry
+from sessite.readers.merge import distinct_ids, merge_copies, merge_sessions
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 

@@ -24,9 +24,9 @@ from click.testing import CliRunner
 from helpers import build_site, follow_link, parse_html
 from PIL import Image
 
-from sitegen.analyze.image_metadata import LEFT_OUT
-from sitegen.cli import main
-from sitegen.site.single_file import SingleFileError, keep_links_that_resolve, parse_size
+from sessite.analyze.image_metadata import LEFT_OUT
+from sessite.cli import main
+from sessite.site.single_file import SingleFileError, keep_links_that_resolve, parse_size
 
 SID = "5e551011-aaaa-4bbb-8ccc-000000000019"
 SESSION = f"claude_code-{SID}"
@@ -452,8 +452,8 @@ def test_the_preview_serves_the_file_as_it_is(tmp_path: Path) -> None:
     import http.client
     import threading
 
-    from sitegen.config import SiteConfig
-    from sitegen.serve.server import PreviewState, make_server
+    from sessite.config import SiteConfig
+    from sessite.serve.server import PreviewState, make_server
 
     archive = _archive(tmp_path / "archive", [])
     state = PreviewState(SiteConfig(archive=archive, output=tmp_path / "site", progress=False, exports=("html",)))

@@ -10,11 +10,11 @@ from bs4 import BeautifulSoup
 from click.testing import CliRunner
 from helpers import EXAMPLE, build_site
 
-from sitegen.analyze.redact import Redactor
-from sitegen.cli import main
-from sitegen.model import Problems, walk
-from sitegen.readers import discover
-from sitegen.site.view import build_view
+from sessite.analyze.redact import Redactor
+from sessite.cli import main
+from sessite.model import Problems, walk
+from sessite.readers import discover
+from sessite.site.view import build_view
 
 
 def read_all(archive: Path):
@@ -176,7 +176,7 @@ def test_a_build_that_dies_midway_leaves_the_previous_site(tmp_path, monkeypatch
     out = tmp_path / "site"
     build_site(EXAMPLE, out)
     before = snapshot(out)
-    import sitegen.site.writer as writer_module
+    import sessite.site.writer as writer_module
 
     def explode(*args, **kwargs):
         raise RuntimeError("disk on fire")

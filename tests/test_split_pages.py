@@ -1,4 +1,4 @@
-"""A big session is split into parts (sitegen/parts.py): build a generated one with a small
+"""A big session is split into parts (sessite/parts.py): build a generated one with a small
 part budget and check the real output: every event on exactly one part, pagers that
 resolve, search results and ref mentions that open the right part, stale parts pruned,
 and an old link to part 1 that lands on the part holding its event."""
@@ -160,10 +160,10 @@ def event_ids(page: Path) -> list[str]:
 
 def expected_anchors(archive: Path) -> set[str]:
     """Every event's anchor, from the model the build reads (redacted as the build does)."""
-    from sitegen.analyze.redact import Redactor
-    from sitegen.model import Problems
-    from sitegen.readers import discover
-    from sitegen.site.view import build_view
+    from sessite.analyze.redact import Redactor
+    from sessite.model import Problems
+    from sessite.readers import discover
+    from sessite.site.view import build_view
 
     problems = Problems(archive)
     claim = next(c for c in discover(archive, problems).claims if c.reader.name == "claude_code")
@@ -398,8 +398,8 @@ def test_a_forked_helper_renders_half_the_parts_and_the_exports(tmp_path, monkey
     """A split session is built by two processes (a helper started by parallel.fork_call); the
     site is the one a single process builds, and a helper that dies leaves no gap: its share is
     done again."""
-    from sitegen import parallel
-    from sitegen.build import worker as work
+    from sessite import parallel
+    from sessite.pipeline import worker as work
 
     archive = tmp_path / "archive"
     write_session(archive, rounds=40, mention_round=7)

@@ -1,5 +1,5 @@
-"""The compact timeline of a session page (templates/_events.html, sitegen/site/timeline.py,
-sitegen/site/diffview.py, sitegen/site/neighbours.py), checked on the real output of a build
+"""The compact timeline of a session page (templates/_events.html, sessite/site/timeline.py,
+sessite/site/diffview.py, sessite/site/neighbours.py), checked on the real output of a build
 of a generated archive: runs of tool calls fold into one line, every tool call is one line,
 an edit shows one diff with line numbers, a shell command shows once with its description,
 times are compact, every event is still on the page, and the header links the project and
@@ -18,12 +18,12 @@ from bs4 import BeautifulSoup, Tag
 from helpers import build_site, follow_link, parse_html
 from timeline_archive import LONG, write_archive
 
-from sitegen.model import Event, Kind, Session, SourceRef, ToolCategory, walk
-from sitegen.site.diffview import changed, edit_diffs, parse, render
-from sitegen.site.neighbours import ProjectNeighbours
-from sitegen.site.timeline import FILTERS, MIN_RUN, Clock, Timeline, gist
-from sitegen.site.urls import nav_script_url
-from sitegen.site.view import build_view
+from sessite.model import Event, Kind, Session, SourceRef, ToolCategory, walk
+from sessite.site.diffview import changed, edit_diffs, parse, render
+from sessite.site.neighbours import ProjectNeighbours
+from sessite.site.timeline import FILTERS, MIN_RUN, Clock, Timeline, gist
+from sessite.site.urls import nav_script_url
+from sessite.site.view import build_view
 
 LONG_ID = f"claude_code-{LONG}"
 TURNS = 12
@@ -297,8 +297,8 @@ def test_neighbours_are_per_project_in_start_order() -> None:
 
 
 def _view(site: Path):
-    from sitegen.model import Problems
-    from sitegen.readers import discover
+    from sessite.model import Problems
+    from sessite.readers import discover
 
     archive = site.parent / "archive"
     problems = Problems(archive)

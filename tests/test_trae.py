@@ -14,11 +14,11 @@ import pytest
 from bs4 import BeautifulSoup
 from helpers import REPO, build_site, detected_by
 
-from sitegen.model import Event, Kind, Problems, Session, ToolCategory, Usage, walk
-from sitegen.readers import discover, registry
-from sitegen.readers.ledger import Fate, keeping_ledger
-from sitegen.readers.locations import find
-from sitegen.readers.trae import READER
+from sessite.model import Event, Kind, Problems, Session, ToolCategory, Usage, walk
+from sessite.readers import discover, registry
+from sessite.readers.ledger import Fate, keeping_ledger
+from sessite.readers.locations import find
+from sessite.readers.trae import READER
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from fidelity.formats import enumerator  # noqa: E402

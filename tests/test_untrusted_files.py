@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from helpers import FIXTURES, build_site
 
-from sitegen.model import Problems
-from sitegen.readers import Reader, Sniff, discover, registry
+from sessite.model import Problems
+from sessite.readers import Reader, Sniff, discover, registry
 
 SAGE_PROJECT = FIXTURES / "sage" / "projects" / "-home-bob-scratch-"
 CLAUDE_CODE = FIXTURES / "claude_code" / "basic.jsonl"

@@ -16,13 +16,13 @@ import pytest
 from bs4 import BeautifulSoup
 from helpers import EXAMPLE, FIXTURES, build_site, render_session_page
 
-from sitegen.model import NO_META, Event, Kind, Problems, Session, SourceRef, walk
-from sitegen.readers import discover, files, ledger, registry
-from sitegen.readers._util import Ids
-from sitegen.readers.finish import UNREAD_REASON, with_sound_fields
-from sitegen.readers.labels import humanize
-from sitegen.readers.skeleton import skeleton
-from sitegen.site.view import anchor_ids
+from sessite.model import NO_META, Event, Kind, Problems, Session, SourceRef, walk
+from sessite.readers import discover, files, ledger, registry
+from sessite.readers._util import Ids
+from sessite.readers.finish import UNREAD_REASON, with_sound_fields
+from sessite.readers.labels import humanize
+from sessite.readers.skeleton import skeleton
+from sessite.site.view import anchor_ids
 
 READERS = {r.name: r for r in registry()}
 DEEP = {"deep-1k": "[" * 1000 + "]" * 1000, "deep-100k": "[" * 100_000 + "]" * 100_000}

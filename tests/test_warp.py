@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 from helpers import REPO, build_site, detected_by, parse_html
 
-from sitegen.model import Event, Kind, Problems, Session, ToolCategory, walk
-from sitegen.readers import discover, registry
-from sitegen.readers.ledger import Fate, keeping_ledger
-from sitegen.readers.locations import find
-from sitegen.readers.warp import READER
+from sessite.model import Event, Kind, Problems, Session, ToolCategory, walk
+from sessite.readers import discover, registry
+from sessite.readers.ledger import Fate, keeping_ledger
+from sessite.readers.locations import find
+from sessite.readers.warp import READER
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from fidelity.formats import enumerator  # noqa: E402

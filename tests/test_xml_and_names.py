@@ -10,8 +10,8 @@ from pathlib import Path
 
 from helpers import build_site
 
-from sitegen.analyze.filenames import reserved_on_windows
-from sitegen.site.feed import xml_text
+from sessite.analyze.filenames import reserved_on_windows
+from sessite.site.feed import xml_text
 
 NASTY = "\x1b[31mred\x1b[0m fix the \x00cart\x07 \x1b]0;title\x07total\x0b\x0c\x1f\x7f\x85 \ufffe"
 

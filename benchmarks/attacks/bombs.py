@@ -258,7 +258,7 @@ def _run(name: str, root: Path, timeout: int) -> None:
     if True:
         args = CASES[name](root)
         size = sum(p.stat().st_size for p in root.rglob("*") if p.is_file()) if name != "deep" else 0
-        cmd = ["/usr/bin/time", "-v", PY, "-m", "sitegen", *args]
+        cmd = ["/usr/bin/time", "-v", PY, "-m", "sessite", *args]
         child = subprocess.Popen(
             cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace", start_new_session=True
         )

@@ -2,7 +2,7 @@
 
 For each source file of an archive it compares three independent accounts:
 - the format's enumerator (``formats/``), which reads the raw file itself;
-- the readers' ledger (``sitegen.readers.ledger``), where each record gets a fate;
+- the readers' ledger (``sessite.readers.ledger``), where each record gets a fate;
 - the site the real pipeline builds, whose pages must show the user's and the
   assistant's words, and the model, whose calls must meet their results.
 """
@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
-from sitegen.analyze.redact import Redactor
-from sitegen.build import build
-from sitegen.config import SiteConfig
-from sitegen.model import Kind, Problems, Session, walk
-from sitegen.readers import Claim, discover
-from sitegen.readers.ledger import Fate, Ledger, keeping_ledger
-from sitegen.site.urls import part_url, session_url
+from sessite.analyze.redact import Redactor
+from sessite.config import SiteConfig
+from sessite.model import Kind, Problems, Session, walk
+from sessite.pipeline import build
+from sessite.readers import Claim, discover
+from sessite.readers.ledger import Fate, Ledger, keeping_ledger
+from sessite.site.urls import part_url, session_url
 
 from .formats import enumerator
 from .records import Record

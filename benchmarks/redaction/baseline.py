@@ -12,7 +12,7 @@ from dataclasses import fields, is_dataclass
 from typing import Any
 
 from redaction.real import Finding, masked_context, sha
-from sitegen.model import Event, Session, walk
+from sessite.model import Event, Session, walk
 
 SKIPPED_PLUGINS = ("Base64HighEntropyString", "HexHighEntropyString", "IPPublicDetector")
 

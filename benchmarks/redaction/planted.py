@@ -457,8 +457,8 @@ def plant_archive(
 _RUNNER = """
 import json, sys
 sys.path.insert(0, {repo!r})
-from sitegen.build import pipeline
-from sitegen.build.output_scan import scan_site
+from sessite.pipeline import pipeline
+from sessite.pipeline.output_scan import scan_site
 found = []
 def scan_output(self, writer, early=None):
     if early is not None:
@@ -466,7 +466,7 @@ def scan_output(self, writer, early=None):
     found.extend(scan_site(writer, self.config, False, self.config.jobs or 1, None))
     return True
 pipeline._Run.scan_output = scan_output
-from sitegen.cli import main
+from sessite.cli import main
 try:
     main(sys.argv[2:], prog_name="sessite")
 except SystemExit as exit:

@@ -1,7 +1,7 @@
 """The real-log half: every redaction the current Redactor makes in real sessions, and how
 it scores against hand labels.
 
-Sessions are read as a build reads them (``sitegen.readers.discover`` and each claim's
+Sessions are read as a build reads them (``sessite.readers.discover`` and each claim's
 reader), redacted with ``Redactor().value`` (so mapping entries, split keys, titles and
 ids count too), and compared field by field with the original. Each replaced value
 becomes a ``Finding``: where it stood (corpus, source file relative to the corpus root,
@@ -24,10 +24,10 @@ from dataclasses import asdict, dataclass, fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
-from sitegen.analyze.redact import Redactor
-from sitegen.analyze.redact.findings import MARKER
-from sitegen.model import Event, Problems, Session, walk
-from sitegen.readers import discover
+from sessite.analyze.redact import Redactor
+from sessite.analyze.redact.findings import MARKER
+from sessite.model import Event, Problems, Session, walk
+from sessite.readers import discover
 
 CONTEXT = 60
 TRUE = "true"

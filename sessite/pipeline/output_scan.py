@@ -1,0 +1,237 @@
+"""The build's last look at its own output: every file of the staged site that holds
+session data (pages, search chunks, scripts, downloads, once unpacked) and every file
+name, scanned with the detectors redaction uses, before the site is published.
+
+Redaction works on the model; this catches what reaches a file some other way (a
+field the walk does not see, text assembled while rendering). A hit stops the
+publish: the staging folder is discarded and the previous site stays.
+
+What is scanned, and why:
+- Not ``static/``: the package's and the user's static files are copied as they
+  are and hold no session data (vendor scripts such as lunr.js would only add
+  noise); ``static/pygments.css`` is made from the highlighting styles.
+- Every file for the secrets known by their shape (a vendor prefix and body), and the
+  user's own patterns: those mean the same wherever they stand. What is known by where
+  it stands (``password: …``, ``-p …``) is judged by redaction in the string it stood
+  in; a whole file joins strings (a command's ``mkdir -p`` and the next line's date
+  format read as a password option) and a page adds markup (the end of one highlighted
+  line runs into the next line's tags), so there those rules would only stop sound
+  builds. HTML is read as its text (tags dropped: highlighting splits a key into
+  spans; entities undone).
+- Markers (``[REDACTED:kind]``) read as ``[REDACTED]``: a later rule would take the
+  marker an earlier one left (``https://[REDACTED:sentry-dsn]@host`` as a URL password).
+- Not the base64 body of a ``data:image`` URI: pixels, which redaction leaves alone too.
+- Only new files when the published site passed this scan under the same theme
+  (sessite, settings, templates): kept files are the published bytes, scanned then.
+"""
+
+from __future__ import annotations
+
+import gzip
+import html
+import json
+import re
+import zlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+from sessite.analyze.redact.engine import IMAGE_DATA, TextRedactor
+from sessite.analyze.redact.findings import mask, text_differences
+from sessite.analyze.redact.markers import MARKER as REDACTED_MARKER
+from sessite.config import SiteConfig
+from sessite.parallel import Forked, fork_call, parallel_map
+from sessite.search.item import FRAGMENT_FOLDER, TERMS_FOLDER, unpacked
+from sessite.site.urls import GZIP_SUFFIX, STATIC_FOLDER
+from sessite.site.writer import MARKER, SiteWriter
+
+_NOT_SESSION_DATA = (f"{STATIC_FOLDER}/", MARKER, ".nojekyll")
+_NEUTRAL = "[REDACTED]"  # what a marker reads as
+_TAG = re.compile(r"<[^>]*>")
+_BATCH_BYTES = 8 << 20  # files scanned by one task
+
+
+@dataclass(frozen=True)
+class Leak:
+    """A value the detectors find in a file about to be published (``name``: in its file name)."""
+
+    url: str
+    kind: str
+    value: str
+    name: bool = False
+
+    def __str__(self) -> str:
+        where = f"{self.url} (file name)" if self.name else self.url
+        return f"{where}: {self.kind} ({mask(self.value)})"
+
+
+def scan_site(
+    writer: SiteWriter, config: SiteConfig, only_new: bool, jobs: int, early: EarlyScan | None = None
+) -> list[Leak]:
+    """What the detectors find in the site ``writer`` is about to publish (none when redaction is off).
+    ``early``: a scan of the files written before the aggregates, started then (``start_early_scan``);
+    its files are not read again unless its process failed."""
+    if not config.redact:
+        return []
+    urls = _urls(writer, only_new)
+    rest = [u for u in urls if u not in early.urls] if early is not None else urls
+    leaks = _scan(writer, config, rest, jobs)  # while the early scan finishes
+    if early is not None:
+        found_early = early.leaks()
+        leaks += found_early if found_early is not None else _scan(writer, config, sorted(early.urls), jobs)
+    return sorted(leaks, key=lambda leak: (not leak.name, leak.url))  # (stable: a file's findings keep their order)
+
+
+def _scan(writer: SiteWriter, config: SiteConfig, urls: list[str], jobs: int) -> list[Leak]:
+    leaks = _name_leaks(_detector(config), urls)  # a kept file's name passed with it
+    files = [(url, writer.current_path(url)) for url in urls]
+    for found in parallel_map(_content_leaks, _batches(files), jobs, context=config):
+        leaks.extend(found)
+    return leaks
+
+
+@dataclass
+class EarlyScan:
+    """The scan of the session pages, running in a forked process while the main one
+    writes the site-wide pages (that phase leaves a core idle most of the time)."""
+
+    urls: frozenset[str]
+    forked: Forked[list[Leak]]
+
+    def leaks(self) -> list[Leak] | None:
+        """What it found; None when its process failed (then its files are scanned again)."""
+        return self.forked.result()
+
+    def cancel(self) -> None:
+        self.forked.cancel()
+
+
+def start_early_scan(writer: SiteWriter, config: SiteConfig, only_new: bool) -> EarlyScan | None:
+    """Start scanning what the site holds so far, in the background; None where that cannot be done."""
+    if not config.redact:
+        return None
+    urls = _urls(writer, only_new)
+    files = [(url, writer.current_path(url)) for url in urls]
+    forked = fork_call(partial(scan_files, config, files)) if files else None
+    return EarlyScan(frozenset(urls), forked) if forked is not None else None
+
+
+def _urls(writer: SiteWriter, only_new: bool) -> list[str]:
+    """The files to scan: all with session data, or only the ones this build wrote anew."""
+    return sorted(
+        u for u in writer.written if not u.startswith(_NOT_SESSION_DATA) and (not only_new or u in writer.changed_urls)
+    )
+
+
+def scan_files(config: SiteConfig, files: list[tuple[str, Path]]) -> list[Leak]:
+    """``scan_site`` for some files, here: (url in the site, where the file is now)."""
+    return [*_name_leaks(_detector(config), [url for url, _ in files]), *_content_leaks(config, files)]
+
+
+def _name_leaks(detector: TextRedactor, urls: list[str]) -> list[Leak]:
+    return [Leak(url, kind, value, name=True) for url in urls for kind, value in _find(detector, url)]
+
+
+def _content_leaks(config: SiteConfig, files: list[tuple[str, Path]]) -> list[Leak]:
+    detector = _detector(config)
+    return [Leak(url, kind, value) for url, path in files for kind, value in _find(detector, _text(url, path))]
+
+
+def _batches(files: list[tuple[str, Path]]) -> list[list[tuple[str, Path]]]:
+    """Files grouped into tasks of about ``_BATCH_BYTES`` (one fork message per group, not per file)."""
+    batches: list[list[tuple[str, Path]]] = [[]]
+    size = 0
+    for url, path in files:
+        if size >= _BATCH_BYTES:
+            batches.append([])
+            size = 0
+        batches[-1].append((url, path))
+        size += _size(path)
+    return [b for b in batches if b]
+
+
+def _detector(config: SiteConfig) -> TextRedactor:
+    """The build's detectors of secrets known by their shape, the user's own patterns and
+    allow-list; the allow-list in lower case too, as the search index writes words (an
+    allowed ``AKIA…EXAMPLE`` is ``akia…example`` there)."""
+    allow = (*config.redact_allow, *(value.lower() for value in config.redact_allow))
+    return TextRedactor(extra=config.redact_patterns, allow=allow, shapes_only=True)
+
+
+def _find(detector: TextRedactor, text: str) -> list[tuple[str, str]]:
+    """What the detectors would replace, except a marker itself (``sshpass -p '[REDACTED]'``)."""
+    return [(kind, value) for kind, value in text_differences(text, detector.text(text)) if _NEUTRAL not in value]
+
+
+def _text(url: str, path: Path) -> str:
+    """A file as the detectors read it: unpacked, decoded, HTML as its text and attribute values."""
+    try:
+        data = path.read_bytes()
+        if url.endswith(GZIP_SUFFIX):
+            data = gzip.decompress(data)
+    except (OSError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        return f"(unreadable: {exc})"
+    if url.startswith(FRAGMENT_FOLDER):
+        text = _snippets_text(data)
+    elif url.startswith(TERMS_FOLDER):
+        text = (unpacked(data) or data).decode("utf-8", "replace")
+    else:
+        text = data.decode("utf-8", "replace")
+    if "data:image/" in text:
+        text = IMAGE_DATA.sub("data:image ", text)  # pixels: redaction leaves them
+    if url.endswith(".html"):
+        text = html.unescape(_TAG.sub("", text))
+    return REDACTED_MARKER.sub(_NEUTRAL, text)  # what redaction put there is not read as a user name or a password
+
+
+def _snippets_text(data: bytes) -> str:
+    """A snippet file's strings, one a line. Its base64 body is deflated JSON, which read as it
+    is would hide every secret and show random runs that look like keys; and the JSON's escapes
+    (``\n``, ``\"``) would run into what a detector reads. (A term file is read as its JSON:
+    its strings are words, which JSON writes as they are.)"""
+    json_data = unpacked(data)
+    if json_data is None:
+        return data.decode("utf-8", "replace")
+    try:
+        pack = json.loads(json_data)
+    except ValueError:
+        return json_data.decode("utf-8", "replace")
+    return "\n".join(_strings(pack))
+
+
+def _strings(value: object) -> Iterator[str]:
+    """Every string in a JSON value, keys too."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+        elif isinstance(item, dict):
+            for key, inner in reversed(item.items()):
+                stack.extend((inner, key))
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def leak_lines(leaks: Iterable[Leak], limit: int = 200) -> list[str]:
+    """One line per finding (at most ``limit``, then how many more) and the final error line."""
+    leaks = list(leaks)
+    lines = [str(leak) for leak in leaks[:limit]]
+    if len(leaks) > limit:
+        lines.append(f"… and {len(leaks) - limit} more")
+    files = len({leak.url for leak in leaks})
+    lines.append(
+        f"error: {len(leaks)} value{'s' if len(leaks) != 1 else ''} that look{'' if len(leaks) != 1 else 's'} "
+        f"like secrets in {files} file{'s' if files != 1 else ''} of the built site survived redaction; "
+        "nothing was published and the previous site is as it was "
+        "(add a redact_patterns or redact_allow entry to sessite.toml, or --no-redact to publish as is)"
+    )
+    return lines

@@ -1,0 +1,527 @@
+"""build(config) -> BuildReport: discover → (read → redact → enrich → render) → write.
+
+- Streaming: each source is read, rendered and written as it comes; only small
+  per-session items for the aggregates (index, search, refs, …) are kept.
+- Parallel: sources render in forked worker processes (``worker.py``), results
+  are taken in archive order so the output does not depend on timing.
+- Incremental: a source whose files did not change since the last build is
+  not read again (``cache.py``); its pages stay as published and its cached
+  items feed the aggregates. Aggregates are rewritten only when some source
+  changed. A build that changes nothing touches nothing.
+- Safe: the site is swapped in whole at the end (``writer.py``); problems are
+  collected as data, never raised.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from sessite.analyze.filenames import reserved_on_windows
+from sessite.analyze.redact import Redactor
+from sessite.analyze.session import SessionSummary
+from sessite.config import SiteConfig
+from sessite.model import Problems
+from sessite.parallel import default_jobs
+from sessite.pipeline import cache as build_cache
+from sessite.pipeline.cache import BuildCache, SessionRecord, SourceRecord, Stamp, cached_items, source_key
+from sessite.pipeline.context import BuildContext
+from sessite.pipeline.leave_out import folder_settings
+from sessite.pipeline.output_scan import EarlyScan, leak_lines, scan_site, start_early_scan
+from sessite.pipeline.outputs import AGGREGATES, aggregate_names
+from sessite.pipeline.report import BuildReport, CatalogEntry
+from sessite.pipeline.worker import RenderedSession, SourceResult, SourceTask, SourceWorker, discard, run_sources
+from sessite.readers import Claim, discover
+from sessite.readers.merge import copy_id
+from sessite.readers.walk import files_below
+from sessite.site.aggregate import Aggregate
+from sessite.site.markup import pygments_css
+from sessite.site.resources import static_dir, templates_dir
+from sessite.site.urls import PYGMENTS_CSS_URL, STATIC_FOLDER
+from sessite.site.writer import SiteWriter, check_output
+
+__all__ = ["PARALLEL_MIN_BYTES", "ProgressHook", "build", "cached_items", "source_key"]
+
+ProgressHook = Callable[[int, int, str], None]  # (done, total, current path)
+PARALLEL_MIN_BYTES = 2 << 20  # below this much input to render, worker processes cost more than they save
+Plan = list[tuple[tuple[str, Claim], SourceRecord | None]]  # per source: (key, claim), its reusable record
+
+
+def build(config: SiteConfig, progress: ProgressHook | None = None, defer: frozenset[str] = frozenset()) -> BuildReport:
+    """Build the whole site; problems are collected, never raised.
+
+    ``defer`` names aggregates that may keep their published files for now when
+    only some sources changed (the preview server publishes changed pages
+    first, then builds again to bring those aggregates up to date); the report
+    lists the ones deferred. Raises OutputError when the output folder cannot
+    be used safely.
+    """
+    started = time.perf_counter()
+    run = _Run.start(config)
+    with SiteWriter(run.report.output) as writer:
+        plan = _plan(run.claims, run.old, writer, run.digests)
+        run.report.reused = sum(1 for _, record in plan if record is not None)
+        aggregates = run.choose_aggregates(plan, writer, defer)
+        run.take_sources(plan, writer, aggregates, progress)
+        if not run.report.sessions:
+            if not run.claims:
+                run.problems.add(run.roots[0], None, "no session files found", "discover")
+            run.report.problems = run.problems.items
+            run.report.seconds = time.perf_counter() - started
+            writer.abort()
+            return run.report
+        early = run.start_scan(writer)  # the session pages, while the aggregates are written
+        try:
+            run.write_aggregates(writer, aggregates)
+            run.write_static(writer, aggregates.rewrite)
+        except BaseException:
+            if early is not None:
+                early.cancel()
+            raise
+        if not run.scan_output(writer, early):
+            run.report.problems = run.problems.items
+            run.report.seconds = time.perf_counter() - started
+            writer.abort()  # the previous site stays as it is
+            return run.report
+        run.publish(writer)
+    run.save_cache()
+    run.report.seconds = time.perf_counter() - started
+    return run.report
+
+
+@dataclass
+class _Aggregates:
+    """Which aggregates this build writes (``active``, made fresh) and whether any changed at all."""
+
+    rewrite: bool
+    active: list[tuple[str, Aggregate]]
+    names: list[str] = field(init=False)  # of the active ones
+
+    def __post_init__(self) -> None:
+        self.names = [name for name, _ in self.active]
+
+
+@dataclass
+class _Run:
+    """One build's state between its steps."""
+
+    config: SiteConfig
+    roots: list[Path]
+    problems: Problems
+    report: BuildReport
+    claims: list[Claim]
+    cache_dir: Path
+    theme: str
+    old: BuildCache | None
+    context: BuildContext
+    new: BuildCache = field(init=False)
+    catalog: list[CatalogEntry] = field(default_factory=list)
+    owners: dict[str, str] = field(default_factory=dict)  # session id -> the source it was first read from
+    folded: dict[str, str] = field(default_factory=dict)  # casefolded id -> the id published (macOS, Windows)
+    summaries: dict[str, SessionSummary] = field(default_factory=dict)  # session id -> what was published
+    names: list[str] = field(default_factory=aggregate_names)  # every aggregate, in build order
+    # source key -> (stamp, content hash) of a source to be read, taken before it is read
+    digests: dict[str, tuple[Stamp, str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.new = BuildCache(key=build_cache.cache_key(), theme=self.theme)
+        self.report.catalog = self.catalog
+
+    @classmethod
+    def start(cls, config: SiteConfig) -> _Run:
+        """Check the folders, discover the sources, load the last build's cache when it still applies."""
+        if config.output is None:
+            raise ValueError("build() needs an output folder")
+        output = config.output.resolve()
+        roots = _roots(config)
+        for root in roots:
+            check_output(root, output)
+        problems = Problems(_common_root(roots), Redactor.scrub_for(config))
+        found = discover(
+            roots[0] if len(roots) == 1 else roots, problems, include=config.include, exclude=config.exclude
+        )
+        report = BuildReport(output=output, files=len(found.claims), ignored=len(found.ignored))
+        cache_dir = _cache_dir(config, roots, output)
+        theme = build_cache.theme_fingerprint(
+            config, [*config.template_dirs, templates_dir()], [*config.static_dirs, static_dir()]
+        )
+        old = None if config.clean else build_cache.load(cache_dir / "build.pickle")
+        if old is not None and old.theme != theme:
+            old = None
+        context = BuildContext.for_config(config, cache_dir)
+        return cls(config, roots, problems, report, found.claims, cache_dir, theme, old, context)
+
+    # ---- which aggregates
+
+    def choose_aggregates(self, plan: Plan, writer: SiteWriter, defer: frozenset[str]) -> _Aggregates:
+        """Rewrite the aggregates when a source changed or their published files are not what the cache says;
+        those named in ``defer`` may wait while their published files are complete."""
+        old = self.old
+        unchanged = all(record is not None for _, record in plan)
+        rewrite = (
+            not unchanged
+            or old is None
+            or any(
+                not _aggregate_current(old, name, _aggregate_fingerprint(self.theme, plan), writer)
+                for name in self.names
+            )
+        )
+        deferred: set[str] = set()
+        if rewrite and old is not None:
+            deferred = {n for n in self.names if n in defer and n in old.aggregates and _published(old, n, writer)}
+        active = [
+            (name, factory(self.config))
+            for factory, name in zip(AGGREGATES, self.names)
+            if rewrite and name not in deferred
+        ]
+        return _Aggregates(rewrite, active)
+
+    # ---- sources
+
+    def take_sources(
+        self, plan: Plan, writer: SiteWriter, aggregates: _Aggregates, progress: ProgressHook | None
+    ) -> None:
+        """Each source in archive order: its fresh rendering, or what the cache kept of it."""
+        tasks = [
+            SourceTask(key, claim.reader.name, claim.path, self.problems.root, claim.group)
+            for (key, claim), record in plan
+            if record is None
+        ]
+        fresh = self._render(tasks, writer)
+        for done, ((key, claim), record) in enumerate(plan):
+            if progress:
+                progress(done, len(plan), self.problems.display(claim.path))
+            if record is None:
+                record = self._take_result(claim, next(fresh), writer, aggregates)
+            else:
+                record = self._take_cached(key, claim, record, writer, aggregates)
+            self.new.sources[key] = record
+        if progress:
+            progress(len(plan), len(plan), "")
+
+    def _render(self, tasks: list[SourceTask], writer: SiteWriter) -> Iterator[SourceResult]:
+        if not tasks:
+            return iter(())
+        jobs = self.config.jobs or default_jobs()
+        if sum(_size(t.path) for t in tasks) < PARALLEL_MIN_BYTES:
+            jobs = 1
+        context = self.context.with_spool(writer.spool_dir())  # workers render pages into files there
+        return run_sources(tasks, context, list(AGGREGATES), jobs)
+
+    def _take_cached(
+        self, key: str, claim: Claim, record: SourceRecord, writer: SiteWriter, aggregates: _Aggregates
+    ) -> SourceRecord:
+        items = build_cache.load_items(self.cache_dir, key, aggregates.names)
+        if any(name not in items.get(s.id, {}) for s in record.sessions for name in aggregates.names):
+            # Damaged or missing cache items: render this source again, here.
+            return self._take_result(claim, self._render_here(key, claim, writer), writer, aggregates)
+        if any(self._taken(s.id) for s in record.sessions):  # another source now has one of its ids
+            return self._take_result(claim, self._render_here(key, claim, writer), writer, aggregates)
+        self.problems.items.extend(record.problems)
+        self.report.redactions.update(record.redactions)
+        self.report.excluded += record.excluded
+        for s in record.sessions:
+            for url in (s.url, *s.parts, *s.extra):
+                writer.keep(url)
+            self._feed(s, claim, aggregates, items.get(s.id, {}))
+        return record
+
+    def _take_result(
+        self, claim: Claim, result: SourceResult, writer: SiteWriter, aggregates: _Aggregates
+    ) -> SourceRecord:
+        self._drop_copies(result)
+        clashes = [s.id for s in result.sessions if self._taken(s.id)]
+        if clashes:
+            for s in result.sessions:
+                discard(s.pages)
+                discard(s.extra)
+            result = self._render_here(result.key, claim, writer, self._copy_ids(clashes, claim))
+            self._drop_copies(result, quiet=True)
+        record = _record(claim, result, self.cache_dir, self.names, self.digests.pop(result.key, None))
+        self.problems.items.extend(result.problems)
+        self.report.redactions.update(result.redactions)
+        self.report.excluded += result.excluded
+        items = {s.id: s.items for s in result.sessions}
+        for s in result.sessions:
+            if s.pages is not None:
+                for url, path in [*s.pages, *s.extra]:  # part 1 (the session's URL), later parts, parts.js, exports
+                    writer.write_file(url, path)
+                self._feed(s, claim, aggregates, items[s.id])
+        return record
+
+    def _drop_copies(self, result: SourceResult, quiet: bool = False) -> None:
+        """Leave out sessions identical to one another source published (a copied file)."""
+        copies = [s for s in result.sessions if s.id in self.owners and self._same_as_owner(s)]
+        for s in copies:
+            discard(s.pages)
+            discard(s.extra)
+            if not quiet:
+                self.problems.add(
+                    s.source, s.line, f"session {s.id} is an identical copy of {self.owners[s.id]}; skipped", "render"
+                )
+        result.sessions = [s for s in result.sessions if s not in copies]
+
+    def _same_as_owner(self, s: RenderedSession) -> bool:
+        """The session another source published under this id, word for word (a copied file)."""
+        owner = self.summaries.get(s.id)
+        return owner is not None and replace(owner, source="") == replace(s.summary, source="")
+
+    def _render_here(
+        self, key: str, claim: Claim, writer: SiteWriter, renames: dict[str, str] | None = None
+    ) -> SourceResult:
+        """Render one source in this process (a damaged cache entry, or ids to rename)."""
+        worker = SourceWorker(self.context.with_spool(writer.spool_dir()), list(AGGREGATES))
+        task = SourceTask(
+            key, claim.reader.name, claim.path, self.problems.root, claim.group, tuple((renames or {}).items())
+        )
+        return worker.run(task)
+
+    def _taken(self, session_id: str) -> bool:
+        """May a session not be published under this id? Another source has it, or one that
+        differs only in case (one file on macOS and Windows), or Windows reserves it (``nul``)."""
+        return (
+            session_id in self.owners
+            or self.folded.get(session_id.casefold(), session_id) != session_id
+            or reserved_on_windows(session_id)
+        )
+
+    def _copy_ids(self, clashes: list[str], claim: Claim) -> dict[str, str]:
+        """New ids for sessions another source already published under their ids (or ids that
+        differ only in case, or that Windows reserves): both are kept (different files that
+        merely share an id), and a problem says so."""
+        renames: dict[str, str] = {}
+        for session_id in clashes:
+            new_id = copy_id(session_id, str(claim.path), self.owners.keys() | renames.values())
+            renames[session_id] = new_id
+            owner = self.owners.get(session_id) or self.owners.get(self.folded.get(session_id.casefold(), ""))
+            why = f"already read from {owner}" if owner else "a name Windows reserves"
+            if owner and session_id not in self.owners:
+                why = f"differs only in case from one read from {owner}"
+            self.problems.add(
+                claim.path, None, f"session id {session_id} {why}; this file's session is kept as {new_id}", "render"
+            )
+        return renames
+
+    def _feed(
+        self, s: RenderedSession | SessionRecord, claim: Claim, aggregates: _Aggregates, items: dict[str, Any]
+    ) -> None:
+        """Count a published session and hand its items to the active aggregates, in archive order."""
+        self.owners[s.id] = s.source
+        self.folded.setdefault(s.id.casefold(), s.id)
+        self.summaries[s.id] = s.summary
+        self.report.sessions += 1
+        self.catalog.append(CatalogEntry(s.summary, claim.reader.name, claim.path, claim.group))
+        for name, aggregate in aggregates.active:
+            if name in items:
+                aggregate.add(items[name])
+
+    # ---- aggregates, static files, publishing
+
+    def write_aggregates(self, writer: SiteWriter, aggregates: _Aggregates) -> None:
+        """Write the active aggregates; keep the files of the others (deferred ones are marked stale)."""
+        fingerprint = _aggregate_fingerprint(self.theme, [((key, None), rec) for key, rec in self.new.sources.items()])
+        if aggregates.active:
+            renderer = self.context.renderer()
+            for name, aggregate in aggregates.active:
+                before = set(writer.written)
+                aggregate.write(writer, renderer, self.problems)
+                self.new.aggregates[name] = (fingerprint, sorted(set(writer.written) - before))
+        for name in self.names:
+            if name in aggregates.names:
+                continue
+            assert self.old is not None  # nothing to rewrite, or deferred: both need a previous build
+            stale = aggregates.rewrite  # deferred: keep its files, and its old fingerprint so the next build redoes it
+            old_fingerprint, urls = self.old.aggregates[name]
+            self.new.aggregates[name] = (old_fingerprint if stale else fingerprint, urls)
+            for url in urls:
+                writer.keep(url)
+            if stale:
+                self.report.deferred.append(name)
+
+    def write_static(self, writer: SiteWriter, rewrite: bool) -> None:
+        writer.copy_tree(static_dir(), STATIC_FOLDER)
+        for user_static in self.config.static_dirs:
+            writer.copy_tree(user_static, STATIC_FOLDER)
+        if not rewrite and PYGMENTS_CSS_URL in writer.previous:
+            writer.keep(PYGMENTS_CSS_URL)  # same theme, same highlighting styles
+        else:
+            writer.write(PYGMENTS_CSS_URL, pygments_css())
+        writer.write(".nojekyll", b"")
+
+    def start_scan(self, writer: SiteWriter) -> EarlyScan | None:
+        """The scan of what the sources wrote, started in a process of its own (not with ``jobs = 1``)."""
+        if (self.config.jobs or default_jobs()) < 2:
+            return None
+        return start_early_scan(writer, self.config, self._scan_only_new())
+
+    def scan_output(self, writer: SiteWriter, early: EarlyScan | None = None) -> bool:
+        """Scan the staged site for what redaction missed (``output_scan``); False: do not publish.
+        Kept files were scanned when published, if the cache says that build's scan passed."""
+        leaks = scan_site(writer, self.config, self._scan_only_new(), self.config.jobs or default_jobs(), early)
+        if leaks:
+            self.report.leaks = leak_lines(leaks)
+            return False
+        self.new.scanned = self.config.redact
+        return True
+
+    def _scan_only_new(self) -> bool:
+        return self.old is not None and self.old.scanned
+
+    def publish(self, writer: SiteWriter) -> None:
+        report = self.report
+        report.changed_urls = writer.changed_urls | writer.removed_urls
+        report.changed = writer.commit()
+        report.sizes = writer.sizes
+        report.pages = len(writer.written)
+        report.published = True
+        report.problems = self.problems.items
+        report.cache_dir = self.cache_dir
+
+    def save_cache(self) -> None:
+        try:
+            build_cache.save(self.cache_dir / "build.pickle", self.new)
+            keep = {build_cache.items_path(self.cache_dir, key).name for key in self.new.sources}
+            build_cache.prune_items(self.cache_dir, keep)
+        except OSError as exc:
+            self.problems.add(
+                self.cache_dir,
+                None,
+                f"could not save the build cache ({exc.strerror or exc}); the next build will be a full one",
+                "write",
+            )
+
+
+# ---------------------------------------------------------------- planning
+
+
+def _plan(
+    claims: list[Claim], old: BuildCache | None, writer: SiteWriter, digests: dict[str, tuple[Stamp, str]]
+) -> Plan:
+    """For each source: its cache record when it can be reused as is, else None. A source to be
+    read is stamped and hashed here, before it is read, into ``digests`` (its new record keeps
+    them): lines appended while a build reads it change its stamp, so the next build reads
+    it again (stamped after the read, they were never published)."""
+    plan: Plan = []
+    for claim in claims:
+        key = source_key(claim.reader.name, claim.path)
+        record = old.sources.get(key) if old is not None else None
+        if record is not None:
+            record = _reusable(claim, record, writer, digests, key)
+        if record is None and key not in digests:
+            files = _source_files(claim)
+            stamp = build_cache.stamp(files)  # first the stamp, then the hash: a change between them shows
+            digests[key] = (stamp, build_cache.digest(files))
+        plan.append(((key, claim), record))
+    return plan
+
+
+def _source_files(claim: Claim) -> list[Path]:
+    return [claim.path, *claim.companions, *folder_settings(claim.path)]
+
+
+def _reusable(
+    claim: Claim, record: SourceRecord, writer: SiteWriter, digests: dict[str, tuple[Stamp, str]], key: str
+) -> SourceRecord | None:
+    """The record, restamped when only the mtime moved; None when the source or its pages changed."""
+    files = _source_files(claim)
+    stamp = build_cache.stamp(files)
+    if record.reader != claim.reader.name:
+        return None
+    if record.stamp != stamp:
+        digest = build_cache.digest(files)
+        if digest != record.digest:
+            digests[key] = (stamp, digest)
+            return None
+        # Only the mtime moved: same content means same output.
+        record = replace(record, stamp=stamp)
+    if not all(all(u in writer.previous for u in (s.url, *s.extra, *s.parts)) for s in record.sessions):
+        return None  # someone removed pages from the site: render again
+    return record
+
+
+def _aggregate_fingerprint(theme: str, plan: list[tuple[tuple[str, Any], SourceRecord | None]]) -> str:
+    """The state the aggregates were written from: the theme and every source's content."""
+    h = hashlib.sha1(theme.encode())
+    for (key, _claim), record in plan:
+        assert record is not None
+        h.update(key.encode("utf-8", "surrogatepass"))
+        h.update(record.digest.encode())
+    return h.hexdigest()
+
+
+def _published(old: BuildCache, name: str, writer: SiteWriter) -> bool:
+    """Every file the last build wrote for aggregate ``name`` is still in the site."""
+    return all(u in writer.previous for u in old.aggregates[name][1])
+
+
+def _aggregate_current(old: BuildCache, name: str, fingerprint: str, writer: SiteWriter) -> bool:
+    return old.aggregates.get(name, ("", []))[0] == fingerprint and _published(old, name, writer)
+
+
+# ---------------------------------------------------------------- what the cache keeps
+
+
+def _record(
+    claim: Claim, result: SourceResult, cache_dir: Path, names: list[str], taken: tuple[Stamp, str] | None = None
+) -> SourceRecord:
+    """What the cache keeps of a freshly rendered source (``taken``: its stamp and content hash,
+    taken by planning before it was read); its items go to a file of their own."""
+    rendered = [s for s in result.sessions if s.pages is not None]
+    build_cache.store_items(cache_dir, result.key, names, {s.id: s.items for s in rendered})
+    if taken is None:  # not planned (a source read again under other ids): stamped now
+        files = _source_files(claim)
+        taken = (build_cache.stamp(files), build_cache.digest(files))
+    return SourceRecord(
+        claim.reader.name,
+        taken[0],
+        taken[1],
+        [_session_record(s) for s in rendered],
+        result.problems,
+        result.redactions,
+        result.excluded,
+    )
+
+
+def _session_record(s: RenderedSession) -> SessionRecord:
+    pages = s.pages or []
+    return SessionRecord(s.id, s.url, s.source, s.line, s.summary, [u for u, _ in s.extra], [u for u, _ in pages[1:]])
+
+
+# ---------------------------------------------------------------- paths
+
+
+def _roots(config: SiteConfig) -> list[Path]:
+    archive = config.archive.resolve()
+    return [archive, *(extra.resolve() for extra in config.archives if extra.resolve() != archive)]
+
+
+def _common_root(roots: list[Path]) -> Path | None:
+    """The folder paths are shown relative to: the archive, or what several roots share."""
+    try:
+        base = Path(os.path.commonpath(roots)) if len(roots) > 1 else roots[0]
+    except ValueError:  # roots on different drives
+        return None
+    return base if base.is_dir() else base.parent
+
+
+def _cache_dir(config: SiteConfig, roots: list[Path], output: Path) -> Path:
+    """The cache folder: never inside an input folder or the published site."""
+    chosen = Path(config.cache_dir or build_cache.default_cache_dir(output)).resolve()
+    for forbidden in [*roots, output]:
+        if chosen == forbidden or forbidden in chosen.parents:
+            return build_cache.default_cache_dir(output)
+    return chosen
+
+
+def _size(path: Path) -> int:
+    try:
+        if path.is_dir():
+            return sum(p.stat().st_size for p in files_below(path))
+        return path.stat().st_size
+    except OSError:
+        return 0

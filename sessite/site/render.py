@@ -1,0 +1,202 @@
+"""One Jinja environment for the whole build; pages in, HTML out.
+
+User template folders come before the package's, so a user can override any
+template (or just ``_event.html``) without copying the rest.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from json.encoder import encode_basestring as _encode_string
+from pathlib import Path
+from typing import Any
+
+from jinja2 import (
+    ChoiceLoader,
+    Environment,
+    FileSystemBytecodeCache,
+    FileSystemLoader,
+    StrictUndefined,
+    select_autoescape,
+)
+from markupsafe import Markup
+
+from sessite import __version__
+from sessite.site.charts import format_count as compact_count
+from sessite.site.charts import format_seconds
+from sessite.site.insights_pages import register_jinja as register_insights
+from sessite.site.markup import element_text, highlight_code, markdown, render_diff
+from sessite.site.pages import Page
+from sessite.site.reflinks import RefHelpers
+from sessite.site.resources import templates_dir
+
+
+def format_time(value: datetime | None) -> str:
+    if value is None:
+        return ""
+    return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def format_duration(value: timedelta | None) -> str:
+    """A session's duration in the page's words (one formatter for pages and charts)."""
+    return "" if value is None else format_seconds(value.total_seconds())
+
+
+def format_count(value: int | None) -> str:
+    """Compact human number: 950, 12.3k, 4.5M (one formatter for pages and charts).
+    A small whole number reads as itself: no float formatting for the most common case."""
+    if type(value) is int and -1000 < value < 1000:
+        return str(value)
+    return compact_count(value or 0)
+
+
+def pretty_json(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    out: list[str] = []
+    try:
+        _pretty(value, "\n", out)
+    except _NotPlain:
+        return json.dumps(value, ensure_ascii=False, indent=2, default=str)
+    return "".join(out)
+
+
+class _NotPlain(Exception):
+    """A value ``_pretty`` leaves to json.dumps (a key that is not a string, an object)."""
+
+
+def _pretty(value: Any, newline: str, out: list[str]) -> None:
+    """What ``json.dumps(value, ensure_ascii=False, indent=2)`` writes, for JSON's own types.
+
+    json.dumps has no C encoder once ``indent`` is set; a tool call's input is printed
+    for every call, so this walks it with the C string encoder instead."""
+    kind = type(value)
+    if kind is str:
+        out.append(_encode_string(value))
+    elif kind is dict or kind is list or kind is tuple:
+        _pretty_container(value, newline, out)
+    elif value is None or value is True or value is False:
+        out.append("null" if value is None else ("true" if value else "false"))
+    elif kind is int:
+        out.append(int.__repr__(value))
+    elif kind is float and math.isfinite(value):
+        out.append(float.__repr__(value))
+    else:
+        raise _NotPlain
+
+
+def _pretty_container(value: dict[Any, Any] | list[Any] | tuple[Any, ...], newline: str, out: list[str]) -> None:
+    if not value:
+        out.append("{}" if type(value) is dict else "[]")
+        return
+    inner = newline + "  "
+    comma = "," + inner
+    if type(value) is dict:
+        out.append("{" + inner)
+        for i, (key, item) in enumerate(value.items()):
+            if type(key) is not str:
+                raise _NotPlain
+            out.append(_encode_string(key) + ": " if i == 0 else comma + _encode_string(key) + ": ")
+            _pretty(item, inner, out)
+        out.append(newline + "}")
+    else:
+        out.append("[" + inner)
+        for i, item in enumerate(value):
+            if i:
+                out.append(comma)
+            _pretty(item, inner, out)
+        out.append(newline + "]")
+
+
+def _sides(diff: str) -> tuple[list[str], list[str]]:
+    """The old and the new lines a unified diff shows, in order."""
+    old: list[str] = []
+    new: list[str] = []
+    for line in diff.splitlines():
+        if line.startswith(("---", "+++", "@@")):
+            continue
+        mark, text = line[:1], line[1:]
+        if mark in (" ", "-"):
+            old.append(text)
+        if mark in (" ", "+"):
+            new.append(text)
+    return old, new
+
+
+def beside_diff(tool_input: Any, diff: str | None) -> Any:
+    """A tool call's input as shown under its diff: a long string value that is exactly
+    the diff's old or new side (an edit's old and new text, a written file) becomes a
+    note, so the same text is not on the page twice. Anything else is kept as it is."""
+    if not diff or not isinstance(tool_input, dict):
+        return tool_input
+    sides = None
+    shown = dict(tool_input)
+    for key, value in tool_input.items():
+        if isinstance(value, str) and len(value) > 80:
+            sides = sides or _sides(diff)
+            lines = value.splitlines()
+            if lines in sides:
+                shown[key] = f"({len(lines)} lines: the {'old' if lines == sides[0] else 'new'} side of the diff above)"
+    return shown
+
+
+def line_count(text: str | None) -> int:
+    return text.count("\n") + 1 if text else 0
+
+
+class Renderer:
+    """Renders planned pages with one shared, autoescaping environment."""
+
+    def __init__(
+        self, site: dict[str, Any], user_template_dirs: tuple[Path, ...] = (), bytecode_dir: Path | None = None
+    ) -> None:
+        loaders = [FileSystemLoader(str(p)) for p in user_template_dirs] + [FileSystemLoader(str(templates_dir()))]
+        bytecode = None
+        if bytecode_dir is not None:
+            # Compiling the templates costs ~0.5 s a build; jinja keys this cache by each source's checksum.
+            try:
+                bytecode_dir.mkdir(parents=True, exist_ok=True)
+                bytecode = FileSystemBytecodeCache(str(bytecode_dir))
+            except OSError:
+                bytecode = None
+        self.env = Environment(
+            loader=ChoiceLoader(loaders),
+            bytecode_cache=bytecode,
+            autoescape=select_autoescape(default=True, default_for_string=True),
+            undefined=StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            # A renderer lives for one build (the preview makes a new one per rebuild): a template
+            # is read once, not stat-ed again at every page that extends or imports it.
+            auto_reload=False,
+        )
+        self.env.filters.update(
+            markdown=markdown,
+            text=element_text,  # <pre> content: escaped, quotes kept
+            code=lambda text, language=None, filename=None: highlight_code(text or "", language, filename),
+            diff=render_diff,
+            time=format_time,
+            duration=format_duration,
+            count=format_count,
+            pretty_json=pretty_json,
+            beside_diff=beside_diff,
+            lines=line_count,
+            isotime=lambda v: v.astimezone(UTC).isoformat() if v else "",
+        )
+        self.env.globals.update(site=site, version=__version__, Markup=Markup)
+        refs = RefHelpers(site)  # git refs of a session page: header list, links in text
+        self.env.globals.update(git_refs=refs.header)
+        self.env.filters.update(reflinks=refs.link_html, reflinks_text=refs.link_text)
+        register_insights(self.env, site)  # charts, estimated costs, a session's own figures
+
+    def render(self, page: Page) -> str:
+        template = self.env.get_template(page.template)
+        return template.render(page=page, root=page.root, **page.context)
+
+    def stream(self, page: Page) -> Iterator[str]:
+        """The page's HTML in pieces (what ``render`` joins), for pages too big to hold whole."""
+        template = self.env.get_template(page.template)
+        return template.generate(page=page, root=page.root, **page.context)

@@ -1,0 +1,116 @@
+"""Every URL of the site, relative to its root, made in one place.
+
+Pages link to each other with ``root`` (``relative_root(page_url)``) in front of
+these, so a site works from any folder and from ``file://``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from urllib.parse import quote, urlencode
+
+from sessite.analyze.filenames import reserved_on_windows
+from sessite.analyze.refs import RefKey, Repo
+from sessite.interchange.formats import SUFFIXES
+
+GZIP_SUFFIX = ".gz"
+
+INDEX_URL = "index.html"  # the session list (its rows filter by URL parameters: ``index_url``)
+NOT_FOUND_URL = "404.html"
+INSIGHTS_URL = "insights.html"
+PROJECTS_URL = "insights/projects.html"
+REFS_INDEX_URL = "refs/index.html"
+SEARCH_URL = "search.html"  # written by the search aggregate (sessite/search/output.py)
+FEED_URL = "feed.xml"
+SITEMAP_URL = "sitemap.xml"
+STATIC_FOLDER = "static"  # the package's and the user's static files, copied by the build
+PYGMENTS_CSS_URL = f"{STATIC_FOLDER}/pygments.css"  # written by the build from the highlighting themes
+
+
+def relative_root(url: str) -> str:
+    """The relative path from a page back to the site root ("" or "../" per folder)."""
+    return "../" * url.count("/")
+
+
+# ---------------------------------------------------------------- sessions
+
+
+def session_url(session_id: str) -> str:
+    return f"sessions/{session_id}.html"
+
+
+def part_url(session_id: str, number: int) -> str:
+    """Part 1 of a split session is the session's own page; later parts live in a folder named after the id."""
+    return session_url(session_id) if number == 1 else f"sessions/{session_id}/p{number}.html"
+
+
+def parts_script_url(session_id: str) -> str:
+    """The anchor → part map of a split session (loaded by ``static/app.js`` when a hash is not on the page)."""
+    return f"sessions/{session_id}/parts.js"
+
+
+def export_urls(session_id: str, formats: Iterable[str]) -> list[tuple[str, str]]:
+    """(format, url) of each export of a session, beside its page (gzip-compressed: ``<id>.hail.jsonl.gz``)."""
+    return [(fmt, f"sessions/{session_id}{SUFFIXES[fmt]}{GZIP_SUFFIX}") for fmt in formats if fmt in SUFFIXES]
+
+
+def single_file_url(session_id: str) -> str:
+    """The session as one self-contained HTML file (``--exports html``), in the folder named after the id:
+    never a page's or an export's name, and never a part's (``p<n>.html``: an id always holds its
+    format's prefix and a dash)."""
+    return f"sessions/{session_id}/{session_id}.html"
+
+
+_SINGLE_FILE = re.compile(r"sessions/([^/]+)/\1\.html")
+
+
+def is_single_file_url(url: str) -> bool:
+    """True for ``single_file_url``'s kind of URL: a file that must stay as it is (the preview adds nothing)."""
+    return _SINGLE_FILE.fullmatch(url) is not None
+
+
+# ---------------------------------------------------------------- the session list and insights
+
+
+def index_url(**filters: str | None) -> str:
+    """The session list filtered by ``agent``, ``model``, ``tool``, ``project``, ``file``, ``from``/``to``
+    (empty filters left out; ``static/app.js`` reads them)."""
+    query = urlencode({k: v for k, v in filters.items() if v}, quote_via=quote)
+    return f"{INDEX_URL}?{query}" if query else INDEX_URL
+
+
+_PROJECT_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+# The insights folder's own pages, which no project's page may take.
+_BUILT_IN_INSIGHTS = frozenset({PROJECTS_URL.removeprefix("insights/").removesuffix(".html")})
+
+
+def project_url(project: str) -> str:
+    """A project's insights page; a hash suffix whenever the name had to change to be a file name,
+    or holds a capital (``App`` and ``app`` are one file on macOS and Windows), is reserved on
+    Windows (``nul``) or is one of the folder's own pages (``projects``)."""
+    slug = _PROJECT_UNSAFE.sub("-", project).strip("-.")[:60] or "project"
+    if slug != project or slug != slug.lower() or reserved_on_windows(slug) or slug in _BUILT_IN_INSIGHTS:
+        slug += "-" + hashlib.sha1(project.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"insights/{slug}.html"
+
+
+def nav_script_url(project: str) -> str:
+    """The script beside a project's page that lists its sessions in order (``sessite/site/neighbours.py``)."""
+    return project_url(project).removesuffix(".html") + ".sessions.js"
+
+
+# ---------------------------------------------------------------- git refs
+
+
+def repo_refs_url(repo: Repo) -> str:
+    """A repository's refs page (an unknown repository's too: its refs are listed there)."""
+    return f"refs/{repo.slug}/index.html"
+
+
+def ref_url(key: RefKey) -> str:
+    """A ref's page: ``refs/<repository>/<kind>/<name>.html``."""
+    return f"refs/{key.repo.slug}/{key.kind}/{key.slug}.html"
