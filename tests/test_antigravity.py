@@ -19,7 +19,7 @@ from helpers import FIXTURES, REPO, build_site, detected_by, parse_html
 import sessite.readers as readers
 from sessite.model import Event, Kind, Problems, Session, ToolCategory, walk
 from sessite.readers import discover
-from sessite.readers.antigravity import READER
+from sessite.readers.formats.antigravity import READER
 from sessite.readers.ledger import Fate, keeping_ledger
 from sessite.readers.locations import find
 

@@ -21,7 +21,7 @@ from helpers import FIXTURES, REPO, claimed_files, discover_cleanly
 from sessite.model import Event, Kind, Problems, Session, walk
 from sessite.readers import discover
 from sessite.readers.base import Sniff
-from sessite.readers.claude_code import READER
+from sessite.readers.formats.claude_code import READER
 from sessite.readers.ledger import keeping_ledger
 
 sys.path.insert(0, str(REPO / "benchmarks"))

@@ -18,8 +18,8 @@ from benchmarks.fidelity.formats.codex import records
 from sessite.model import Event, Kind, Problems, Session, ToolCategory, walk
 from sessite.readers import discover
 from sessite.readers.base import Sniff
-from sessite.readers.codex import READER
-from sessite.readers.codex.hosted import NO_WEB_RESULT
+from sessite.readers.formats.codex import READER
+from sessite.readers.formats.codex.hosted import NO_WEB_RESULT
 from sessite.readers.ledger import Fate, Ledger, keeping_ledger
 
 V145 = FIXTURES / "codex" / "v0.145"

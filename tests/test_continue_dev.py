@@ -19,7 +19,7 @@ from helpers import REPO, build_site, detected_by, parse_html
 
 from sessite.model import Event, Kind, Problems, Session, ToolCategory, walk
 from sessite.readers import discover, registry
-from sessite.readers.continue_dev import READER
+from sessite.readers.formats.continue_dev import READER
 from sessite.readers.ledger import Fate, keeping_ledger
 from sessite.readers.locations import find
 

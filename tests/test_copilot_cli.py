@@ -15,7 +15,7 @@ from helpers import REPO, detected_by
 
 from sessite.model import Event, Kind, Problems, Session, ToolCategory, walk
 from sessite.readers import discover, registry
-from sessite.readers.copilot_cli import READER
+from sessite.readers.formats.copilot_cli import READER
 from sessite.readers.ledger import Fate, keeping_ledger
 
 sys.path.insert(0, str(REPO / "benchmarks"))

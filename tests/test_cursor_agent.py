@@ -19,7 +19,7 @@ from helpers import REPO, build_site, detected_by
 
 from sessite.model import Event, Kind, Problems, Session, ToolCategory, walk
 from sessite.readers import discover, registry
-from sessite.readers.cursor_agent import READER
+from sessite.readers.formats.cursor_agent import READER
 from sessite.readers.ledger import Fate, keeping_ledger
 from sessite.readers.locations import find
 

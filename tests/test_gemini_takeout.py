@@ -17,8 +17,8 @@ from helpers import REPO, build_site, detected_by, parse_html
 
 from sessite.model import Event, Kind, Problems, Session, walk
 from sessite.readers import discover, registry
-from sessite.readers.gemini_takeout import READER
-from sessite.readers.gemini_takeout.html import html_markdown
+from sessite.readers.formats.gemini_takeout import READER
+from sessite.readers.formats.gemini_takeout.html import html_markdown
 from sessite.readers.ledger import Fate, keeping_ledger
 from sessite.readers.locations import find
 from sessite.readers.platform import Platform

@@ -19,7 +19,7 @@ from helpers import FIXTURES, REPO, build_site, detected_by, parse_html
 
 from sessite.model import Event, Kind, Problems, Session, ToolCategory, walk
 from sessite.readers import discover, registry
-from sessite.readers.kimi_cli import READER
+from sessite.readers.formats.kimi_cli import READER
 from sessite.readers.ledger import Fate, keeping_ledger
 from sessite.readers.locations import find
 

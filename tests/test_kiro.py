@@ -19,7 +19,7 @@ from helpers import REPO, build_site, detected_by
 
 from sessite.model import Event, Kind, Problems, Session, ToolCategory, walk
 from sessite.readers import registry
-from sessite.readers.kiro import READER
+from sessite.readers.formats.kiro import READER
 from sessite.readers.ledger import keeping_ledger
 from sessite.readers.locations import find
 

@@ -17,10 +17,10 @@ from helpers import REPO, build_site, detected_by
 
 from sessite.model import Event, Kind, Problems, Session, ToolCategory, Usage, walk
 from sessite.readers import discover, registry
+from sessite.readers.formats.openhands import READER
+from sessite.readers.formats.openhands.reader import event_files
 from sessite.readers.ledger import keeping_ledger
 from sessite.readers.locations import find
-from sessite.readers.openhands import READER
-from sessite.readers.openhands.reader import event_files
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from fidelity.formats import enumerator  # noqa: E402

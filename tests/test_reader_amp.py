@@ -10,7 +10,7 @@ from helpers import EXAMPLE
 
 from sessite.model import Kind, Problems, ToolCategory
 from sessite.readers import discover, registry
-from sessite.readers.amp import READER
+from sessite.readers.formats.amp import READER
 from sessite.site.view import build_view
 
 OLD = "T-7f3e2a10-1111-4222-8333-444455556666.json"

@@ -9,7 +9,7 @@ import pytest
 
 from sessite.model import Event, Kind, Problems, ToolCategory, Usage
 from sessite.readers import discover
-from sessite.readers.claude_code import READER
+from sessite.readers.formats.claude_code import READER
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "example-archive" / "claude-code"

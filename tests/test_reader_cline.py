@@ -11,7 +11,7 @@ from helpers import EXAMPLE
 
 from sessite.model import Kind, Problems, ToolCategory
 from sessite.readers import discover, registry
-from sessite.readers.cline import READER
+from sessite.readers.formats.cline import READER
 from sessite.site.view import build_view
 
 NATIVE = "1767780000000"

@@ -9,7 +9,7 @@ import pytest
 
 from sessite.model import Block, Kind, Problems, ToolCategory, Usage
 from sessite.readers import discover, registry
-from sessite.readers.codex import READER, command_line, parse_output, patch_to_diff
+from sessite.readers.formats.codex import READER, command_line, parse_output, patch_to_diff
 
 REPO = Path(__file__).resolve().parents[1]
 CODEX = Path(__file__).resolve().parent / "fixtures" / "codex"

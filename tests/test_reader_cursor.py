@@ -13,7 +13,7 @@ from helpers import EXAMPLE, FIXTURES
 
 from sessite.model import Kind, Problems, ToolCategory
 from sessite.readers import discover, registry
-from sessite.readers.cursor import READER
+from sessite.readers.formats.cursor import READER
 from sessite.site.view import build_view
 
 CURSOR = FIXTURES / "cursor"

@@ -9,7 +9,7 @@ import pytest
 
 from sessite.model import Block, Kind, Problems, ToolCategory, Usage
 from sessite.readers import discover, registry
-from sessite.readers.gemini import READER, clean_file_diff, top_level_keys, usage_of
+from sessite.readers.formats.gemini import READER, clean_file_diff, top_level_keys, usage_of
 
 REPO = Path(__file__).resolve().parents[1]
 GEMINI = Path(__file__).resolve().parent / "fixtures" / "gemini"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sessite.model import Block, Kind, Problems, ToolCategory, Usage
-from sessite.readers.hail import KNOWN_BLOCK_TYPES, KNOWN_EVENT_TYPES, READER
+from sessite.readers.formats.hail import KNOWN_BLOCK_TYPES, KNOWN_EVENT_TYPES, READER
 from sessite.readers.ledger import Fate, keeping_ledger
 
 REPO = Path(__file__).resolve().parents[1]

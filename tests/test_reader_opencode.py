@@ -11,7 +11,7 @@ from helpers import EXAMPLE
 
 from sessite.model import Kind, Problems, ToolCategory, make_session_id, walk
 from sessite.readers import discover, registry
-from sessite.readers.opencode import READER
+from sessite.readers.formats.opencode import READER
 from sessite.site.view import build_view
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from sessite.model import Kind, Problems, ToolCategory, make_session_id
 from sessite.readers import discover
-from sessite.readers.sage import READER
+from sessite.readers.formats.sage import READER
 
 REPO = Path(__file__).resolve().parents[1]
 WIDGET = "-home-alice-src-widget-"

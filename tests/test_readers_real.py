@@ -22,10 +22,10 @@ from helpers import FIXTURES, REPO
 
 from sessite.model import Event, Kind, Problems, Session, Usage, session_title, walk
 from sessite.readers import discover
-from sessite.readers.claude_ai import READER as CLAUDE_AI
-from sessite.readers.cline import READER as CLINE
-from sessite.readers.cursor import READER as CURSOR
-from sessite.readers.hail import READER as HAIL
+from sessite.readers.formats.claude_ai import READER as CLAUDE_AI
+from sessite.readers.formats.cline import READER as CLINE
+from sessite.readers.formats.cursor import READER as CURSOR
+from sessite.readers.formats.hail import READER as HAIL
 from sessite.readers.ledger import Fate, keeping_ledger
 
 sys.path.insert(0, str(REPO / "benchmarks"))

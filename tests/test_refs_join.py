@@ -17,7 +17,7 @@ from sessite.analyze.refs import Repo, extract_refs
 from sessite.analyze.refs.titles import clean_title
 from sessite.analyze.refs.workdirs import WorkdirRepos
 from sessite.model import Problems
-from sessite.readers.claude_code.reader import ClaudeCodeReader
+from sessite.readers.formats.claude_code.reader import ClaudeCodeReader
 
 ALPHA = "11111111-0000-4000-8000-000000000001"  # /home/dev/alpha, pushes to acme/alpha
 ALPHA_LOCAL = "22222222-0000-4000-8000-000000000002"  # /home/dev/alpha, names no remote

@@ -17,8 +17,8 @@ from sessite.pipeline import convert as convert_module
 from sessite.pipeline.convert import ConvertError, convert
 from sessite.readers import files, safejson, sqlite_guard, zstd
 from sessite.readers.files import iter_json_array, iter_jsonl, load_json
+from sessite.readers.formats.zed import database as zed_database
 from sessite.readers.sqlite_wal import WalClaimsTooMuch, apply_wal, open_database
-from sessite.readers.zed import database as zed_database
 
 LINE = {"type": "user", "sessionId": "s1", "uuid": "u1", "message": {"role": "user", "content": "hi"}}
 

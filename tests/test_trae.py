@@ -16,9 +16,9 @@ from helpers import REPO, build_site, detected_by
 
 from sessite.model import Event, Kind, Problems, Session, ToolCategory, Usage, walk
 from sessite.readers import discover, registry
+from sessite.readers.formats.trae import READER
 from sessite.readers.ledger import Fate, keeping_ledger
 from sessite.readers.locations import find
-from sessite.readers.trae import READER
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from fidelity.formats import enumerator  # noqa: E402

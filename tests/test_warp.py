@@ -21,9 +21,9 @@ from helpers import REPO, build_site, detected_by, parse_html
 
 from sessite.model import Event, Kind, Problems, Session, ToolCategory, walk
 from sessite.readers import discover, registry
+from sessite.readers.formats.warp import READER
 from sessite.readers.ledger import Fate, keeping_ledger
 from sessite.readers.locations import find
-from sessite.readers.warp import READER
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from fidelity.formats import enumerator  # noqa: E402

@@ -1,6 +1,6 @@
 """Small helpers every reader may share.
 
-Not a reader (it is not in READER_MODULES): event-id bookkeeping, defensive
+Not a reader (it is not a format): event-id bookkeeping, defensive
 field access, unified diffs, and read-only SQLite access that never touches a
 running agent's database.
 """
