@@ -376,7 +376,7 @@ def test_an_os_error_elsewhere_in_the_build_is_one_line(tmp_path: Path, monkeypa
     def denied(*args: object, **kwargs: object) -> None:
         raise PermissionError(errno.EACCES, "Permission denied", "/srv/sessions/locked")
 
-    monkeypatch.setattr("sessite.cli.build", denied)
+    monkeypatch.setattr("sessite.cli.build.build", denied)
     result = CliRunner().invoke(main, ["build", str(EXAMPLE / "hail"), "-o", str(tmp_path / "site")])
     assert result.exit_code == 1
     assert result.output.strip().splitlines() == ["Error: /srv/sessions/locked: Permission denied"]

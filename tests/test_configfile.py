@@ -227,7 +227,7 @@ def test_serve_takes_the_config_too(tmp_path, monkeypatch):
     def fake_serve(config, **kwargs):
         seen["config"] = config
 
-    monkeypatch.setattr("sessite.cli.serve", fake_serve)  # cli imports serve at module level
+    monkeypatch.setattr("sessite.cli.serve.serve", fake_serve)  # the serve command imports serve at module level
     result = CliRunner().invoke(main, ["serve", str(archive), "--exports", "hail"])
     assert result.exit_code == 0, result.output
     assert seen["config"].title == "Served" and seen["config"].exports == ("hail",)

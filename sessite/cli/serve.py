@@ -1,0 +1,77 @@
+"""``sessite serve``: build, serve on 127.0.0.1, rebuild on change (``sessite.serve``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from sessite.cli.app import main
+from sessite.cli.options import (
+    site_options,
+    with_config_file,
+)
+from sessite.config import (
+    SiteConfig,
+)
+from sessite.serve import serve
+from sessite.site.writer import OutputError
+
+
+@main.command("serve")
+@click.argument("archive", type=click.Path(exists=True, file_okay=True, path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder for the built site (default: a temporary folder removed on exit).",
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to bind; keep the default unless you mean to share the preview.",
+)
+@click.option(
+    "--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port (0 picks a free one)."
+)
+@click.option("--open", "open_browser", is_flag=True, help="Open the preview in a browser.")
+@site_options(watched=True)
+def serve_command(
+    archive: Path,
+    output: Path | None,
+    host: str,
+    port: int,
+    title: str,
+    no_redact: bool,
+    template_dirs: tuple[Path, ...],
+    static_dirs: tuple[Path, ...],
+    open_browser: bool,
+    forge: tuple[str, ...],
+    prices: dict | None = None,
+    config_file: Path | None = None,
+    exports: str | None = None,
+    redact_pii: bool = False,
+) -> None:
+    """Build ARCHIVE, serve it on localhost, and rebuild and reload on every change."""
+
+    config = SiteConfig(
+        archive=archive,
+        output=output,
+        title=title,
+        redact=not no_redact,
+        redact_pii=redact_pii,
+        template_dirs=tuple(template_dirs),
+        static_dirs=tuple(static_dirs),
+        progress=False,
+        forge_url=forge,
+        prices=prices,
+    )
+    config = with_config_file(config, archive, config_file, exports)
+    try:
+        serve(config, host=host, port=port, log=lambda line: click.echo(line, err=True), open_browser=open_browser)
+    except OutputError as exc:
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
