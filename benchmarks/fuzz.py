@@ -48,11 +48,11 @@ sys.path.insert(0, str(REPO))
 from sessite.analyze.redact import Redactor  # noqa: E402
 from sessite.config import SiteConfig  # noqa: E402
 from sessite.model import Problems, Session  # noqa: E402
+from sessite.outputs.downloads import session_exports  # noqa: E402
 from sessite.pipeline import build  # noqa: E402
 from sessite.readers import Claim, discover, registry  # noqa: E402
-from sessite.site.downloads import session_exports  # noqa: E402
-from sessite.site.pages import session_pages  # noqa: E402
-from sessite.site.render import Renderer  # noqa: E402
+from sessite.render.pages import session_pages  # noqa: E402
+from sessite.render.renderer import Renderer  # noqa: E402
 from sessite.site.view import build_view  # noqa: E402
 
 sys.path.insert(0, str(HERE))

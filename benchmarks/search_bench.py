@@ -63,8 +63,8 @@ RESULTS_SHOWN = 20  # the results page renders 20 results, loading their snippet
 
 def child(mode: str, archive: Path, output: Path, jobs: int) -> None:
     from sessite.config import SiteConfig
+    from sessite.outputs import search as S
     from sessite.pipeline import pipeline as B
-    from sessite.search import output as S
 
     timings = {"search_add_s": 0.0, "search_write_s": 0.0}
     if mode == "nosearch":
@@ -145,8 +145,8 @@ def tree(root: Path, pattern: str) -> tuple[int, int, int]:
 def sample_queries(archive: Path, count: int, seed: int = 1) -> list[str]:
     """Words a user could remember: picked from random events of random sessions."""
     from sessite.model import Problems
+    from sessite.outputs.search import session_payload
     from sessite.readers import discover
-    from sessite.search.output import session_payload
     from sessite.site.view import build_view
 
     rng = random.Random(seed)

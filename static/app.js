@@ -54,7 +54,7 @@
     try { return JSON.parse(window.localStorage.getItem(KINDS_STORE) || "[]") || []; } catch (e) { return []; }
   }
 
-  // The kinds of sessite/site/timeline.py (FILTERS): every line of the timeline has one f-<kind> class.
+  // The kinds of sessite/render/timeline.py (FILTERS): every line of the timeline has one f-<kind> class.
   var KINDS = [["prompt", "Prompts"], ["answer", "Answers"], ["thinking", "Thinking"], ["tool", "Tools"],
     ["subagent", "Sub-agents"], ["system", "System"]];
 
@@ -178,7 +178,7 @@
     document.addEventListener("focusin", show);
   }
 
-  // Previous and next session of the project, from the project's script (sessite/site/neighbours.py).
+  // Previous and next session of the project, from the project's script (sessite/outputs/neighbours.py).
   function initSessionNav() {
     var navs = document.querySelectorAll("[data-session-nav]");
     if (!navs.length) return;
@@ -233,7 +233,7 @@
     el.scrollIntoView({ block: "start" });
   }
 
-  // A session split into parts (sessite/site/parts.py) has its events on several pages, and old
+  // A session split into parts (sessite/site/paging.py) has its events on several pages, and old
   // links all point at part 1: when the hash is not on this page, ask the session's parts.js
   // (anchors per part) which part holds it and go there, keeping ?hl= and the hash.
   function findPart(id) {

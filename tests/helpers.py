@@ -25,8 +25,8 @@ from sessite.config import SiteConfig
 from sessite.model import Problems, Session
 from sessite.pipeline import BuildReport, build
 from sessite.readers import Claim, DiscoveryResult, discover, registry
-from sessite.site.pages import session_pages
-from sessite.site.render import Renderer
+from sessite.render.pages import session_pages
+from sessite.render.renderer import Renderer
 from sessite.site.view import build_view
 
 REPO = Path(__file__).resolve().parents[1]

@@ -25,9 +25,9 @@ from click.testing import CliRunner
 from helpers import EXAMPLE
 
 from sessite.cli import main
-from sessite.site import swap
-from sessite.site.workdirs import KILL_AT_ENV, SITE_MARKER, WORK_MARKER, Steps, WorkFolder
-from sessite.site.writer import PublishError, SiteWriter, spool_file
+from sessite.publish import swap
+from sessite.publish.staging import KILL_AT_ENV, SITE_MARKER, WORK_MARKER, Steps, WorkFolder
+from sessite.publish.writer import PublishError, SiteWriter, spool_file
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="kills need fork and SIGKILL")
 
@@ -297,7 +297,7 @@ def test_a_failed_build_leaves_no_work_folder(scene: Scene, monkeypatch: pytest.
     def explode(*args: object, **kwargs: object) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr("sessite.site.writer.swap_in", explode)
+    monkeypatch.setattr("sessite.publish.writer.swap_in", explode)
     result = CliRunner().invoke(main, scene.args)
     assert isinstance(result.exception, RuntimeError)
     assert snapshot(scene.site) == scene.old and scene.beside() == ["site"]

@@ -24,8 +24,8 @@ from sessite.interchange.hail import hail_bytes, hail_chunks, hail_records, to_h
 from sessite.interchange.markdown import markdown_chunks, markdown_line_groups, to_markdown
 from sessite.interchange.streaming import gzip_bytes, trim_end
 from sessite.model import Event, Kind, Problems, Session, SourceRef, Usage
+from sessite.outputs.downloads import session_exports
 from sessite.readers import discover, registry
-from sessite.site.downloads import session_exports
 
 
 def _sources() -> list[tuple[str, Path]]:
@@ -521,8 +521,8 @@ def test_the_download_links_in_the_template(tmp_path):
     """What the page shows once the build passes the export formats (relative links, beside the page)."""
     from bs4 import BeautifulSoup
 
-    from sessite.site.pages import session_page
-    from sessite.site.render import Renderer
+    from sessite.render.pages import session_page
+    from sessite.render.renderer import Renderer
     from sessite.site.view import build_view
 
     session = _read(EXAMPLE / "hail")[0]

@@ -20,9 +20,9 @@ from PIL import Image, PngImagePlugin
 
 from sessite.analyze.image_metadata import LEFT_OUT, without_metadata
 from sessite.model import Block
+from sessite.outputs import single_images
+from sessite.outputs.single_images import fit_images
 from sessite.pipeline import worker
-from sessite.site import single_images
-from sessite.site.single_images import fit_images
 
 PLANTED = ["plantedgpsartist", "planted@example.org", "plantedtoken-xyzzy", "plantedxmp", "plantedcomment"]
 EPS = b"%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\nnewpath 0 0 moveto showpage\n%%EOF\n"

@@ -30,10 +30,10 @@ from sessite.analyze.insights import (
 from sessite.analyze.session import summarize
 from sessite.cli import main
 from sessite.model import Event, Kind, Problems, Session, SourceRef, ToolCategory, Usage
+from sessite.outputs.home import SessionIndex
 from sessite.readers import discover
-from sessite.site.charts import periods
-from sessite.site.home import SessionIndex
-from sessite.site.render import Renderer
+from sessite.render.charts import periods
+from sessite.render.renderer import Renderer
 from sessite.site.view import build_view
 
 CLAUDE_CODE = "claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34"

@@ -28,6 +28,6 @@ def test_wheel_installs_and_builds_the_example(tmp_path):
     assert result.stdout.startswith("built ")
     assert (out / "index.html").is_file() and (out / "static" / "app.js").is_file()
     located = run(
-        python, "-c", "import sessite.site.resources as r; print(r.templates_dir())", cwd=tmp_path
+        python, "-c", "import sessite.render.resources as r; print(r.templates_dir())", cwd=tmp_path
     ).stdout.strip()
     assert Path(located).is_relative_to(env), located

@@ -6,7 +6,7 @@ from bs4 import BeautifulSoup
 from pygments import highlight as pygments_highlight
 from pygments.formatters import HtmlFormatter
 
-from sessite.site.markup import DARK_STYLE, LIGHT_STYLE, highlight_code, lexer_for, markdown, render_diff, safe_url
+from sessite.render.markup import DARK_STYLE, LIGHT_STYLE, highlight_code, lexer_for, markdown, render_diff, safe_url
 
 
 def soup(html) -> BeautifulSoup:
@@ -142,7 +142,7 @@ def test_safe_url_rules():
 
 def test_edit_input_does_not_repeat_what_its_diff_shows():
     from sessite.readers._util import unified_diff
-    from sessite.site.render import beside_diff
+    from sessite.render.renderer import beside_diff
 
     old = "\n".join(f"line {i} of the old text" for i in range(7))  # within the diff's 3 lines of context
     new = old.replace("line 3 of", "line three of")
@@ -210,7 +210,7 @@ def _message_texts() -> list[str]:
 def test_plain_prose_skips_mistune_with_the_same_bytes_out() -> None:
     """Most messages are prose markdown has nothing to do with: they skip mistune, and what
     they become is exactly what mistune makes of them (every message of the test data)."""
-    import sessite.site.markup as m
+    import sessite.render.markup as m
 
     assert [bool(m._PLAIN_PROSE.fullmatch(t) and not m._NOT_PLAIN.search(t)) for t in PLAIN] == [True] * len(PLAIN)
     assert not any(m._PLAIN_PROSE.fullmatch(t) and not m._NOT_PLAIN.search(t) for t in NOT_PLAIN)

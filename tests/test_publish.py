@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from helpers import EXAMPLE, build_site
 
 from sessite.cli import main
+from sessite.outputs.feed import FEED_ENTRIES, atom_feed
 from sessite.pipeline.github_pages import github_pages_workflow, pages_limit_warnings
-from sessite.site.feed import FEED_ENTRIES, atom_feed
 
 BASE = "https://octo.github.io/team-sessions/"
 ATOM = "{http://www.w3.org/2005/Atom}"

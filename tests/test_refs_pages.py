@@ -416,7 +416,7 @@ def _tree(root: Path) -> dict[str, bytes]:
 def test_ref_pages_rendered_on_forked_processes_are_the_same_pages(tmp_path, monkeypatch):
     """The ref pages render on every core (sessite/fanout.py); a site built that way is the
     site built in one process, byte for byte."""
-    from sessite.site import fanout
+    from sessite.outputs import fanout
 
     build_site(EXAMPLE, tmp_path / "one", jobs=1, cache_dir=tmp_path / "c1")
     monkeypatch.setattr(fanout, "FANOUT_MIN", 1)
@@ -427,8 +427,8 @@ def test_ref_pages_rendered_on_forked_processes_are_the_same_pages(tmp_path, mon
 
 
 def test_a_ref_page_that_fails_to_render_is_a_problem_not_a_failed_build(tmp_path, monkeypatch):
-    from sessite.site import fanout
-    from sessite.site.render import Renderer
+    from sessite.outputs import fanout
+    from sessite.render.renderer import Renderer
 
     monkeypatch.setattr(fanout, "FANOUT_MIN", 1)
     stream = Renderer.stream

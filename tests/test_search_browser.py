@@ -12,7 +12,7 @@ import pytest
 from helpers import EXAMPLE, build_site
 from search_support import StaticServer, read_views
 
-from sessite.search.output import session_events
+from sessite.outputs.search import session_events
 from sessite.search.terms import tokens
 
 WORD = "CSRFProtect"  # occurs in one session of the example archive, first in a sub-agent's tool output

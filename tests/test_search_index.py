@@ -17,9 +17,9 @@ from lunr.builder import Builder
 from lunr.stemmer import PorterStemmer
 from search_support import read_views, run_node, write_files
 
+from sessite.outputs.search import monolithic_index, session_payload
 from sessite.search.index import IndexState
 from sessite.search.item import unpacked
-from sessite.search.output import monolithic_index, session_payload
 from sessite.search.terms import STOP_WORDS, stem, tokens, utf16_key
 from sessite.search.weights import FIELDS, ChunkWeights, lunr_json
 

@@ -28,11 +28,11 @@ import pytest
 from helpers import REPO, build_site, parse_html
 from search_support import StaticServer, read_views
 
+from sessite.outputs.search import session_events
 from sessite.search import index as search_index
 from sessite.search import item as search_item
 from sessite.search.excerpts import EXCERPT_BUDGET, excerpts
 from sessite.search.item import SNIPPET_CHARS, session_item
-from sessite.search.output import session_events
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 import gen_archive  # noqa: E402

@@ -26,7 +26,7 @@ from PIL import Image
 
 from sessite.analyze.image_metadata import LEFT_OUT
 from sessite.cli import main
-from sessite.site.single_file import SingleFileError, keep_links_that_resolve, parse_size
+from sessite.outputs.single_file import SingleFileError, keep_links_that_resolve, parse_size
 
 SID = "5e551011-aaaa-4bbb-8ccc-000000000019"
 SESSION = f"claude_code-{SID}"

@@ -176,7 +176,7 @@ def test_a_build_that_dies_midway_leaves_the_previous_site(tmp_path, monkeypatch
     out = tmp_path / "site"
     build_site(EXAMPLE, out)
     before = snapshot(out)
-    import sessite.site.writer as writer_module
+    import sessite.publish.writer as writer_module
 
     def explode(*args, **kwargs):
         raise RuntimeError("disk on fire")

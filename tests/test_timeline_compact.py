@@ -1,5 +1,5 @@
-"""The compact timeline of a session page (templates/_events.html, sessite/site/timeline.py,
-sessite/site/diffview.py, sessite/site/neighbours.py), checked on the real output of a build
+"""The compact timeline of a session page (templates/_events.html, sessite/render/timeline.py,
+sessite/render/diffs.py, sessite/outputs/neighbours.py), checked on the real output of a build
 of a generated archive: runs of tool calls fold into one line, every tool call is one line,
 an edit shows one diff with line numbers, a shell command shows once with its description,
 times are compact, every event is still on the page, and the header links the project and
@@ -19,9 +19,9 @@ from helpers import build_site, follow_link, parse_html
 from timeline_archive import LONG, write_archive
 
 from sessite.model import Event, Kind, Session, SourceRef, ToolCategory, walk
-from sessite.site.diffview import changed, edit_diffs, parse, render
-from sessite.site.neighbours import ProjectNeighbours
-from sessite.site.timeline import FILTERS, MIN_RUN, Clock, Timeline, gist
+from sessite.outputs.neighbours import ProjectNeighbours
+from sessite.render.diffs import changed, edit_diffs, parse, render
+from sessite.render.timeline import FILTERS, MIN_RUN, Clock, Timeline, gist
 from sessite.site.urls import nav_script_url
 from sessite.site.view import build_view
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from helpers import build_site
 
 from sessite.analyze.filenames import reserved_on_windows
-from sessite.site.feed import xml_text
+from sessite.outputs.feed import xml_text
 
 NASTY = "\x1b[31mred\x1b[0m fix the \x00cart\x07 \x1b]0;title\x07total\x0b\x0c\x1f\x7f\x85 \ufffe"
 

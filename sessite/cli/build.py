@@ -21,7 +21,7 @@ from sessite.config import (
 from sessite.pipeline import build
 from sessite.pipeline.github_pages import pages_limit_warnings
 from sessite.pipeline.report import problem_lines
-from sessite.site.writer import OutputError
+from sessite.publish.writer import OutputError
 
 
 @main.command("build")

@@ -17,10 +17,10 @@ from sessite.config import (
     find_config_file,
     load_config_file,
 )
+from sessite.outputs.single_file import SingleFileError, SingleFilePacker, SingleFileSettings, parse_size
 from sessite.pipeline.convert import ConvertError, convert
 from sessite.pipeline.leave_out import LeaveOut, archive_folders
 from sessite.pipeline.report import problem_lines
-from sessite.site.single_file import SingleFileError, SingleFilePacker, SingleFileSettings, parse_size
 
 
 @main.command("convert")

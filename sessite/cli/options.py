@@ -22,8 +22,8 @@ from sessite.config import (
     load_config_file,
     parse_exports,
 )
+from sessite.publish.writer import PublishError
 from sessite.readers.locations import find, parse_agent_dirs
-from sessite.site.writer import PublishError
 
 FORGE_HELP = (
     "Where git refs link out: github (default), gitlab, gitea, bitbucket, none, or URL patterns such as "

@@ -14,8 +14,8 @@ from sessite.cli.options import (
 from sessite.config import (
     SiteConfig,
 )
+from sessite.publish.writer import OutputError
 from sessite.serve import serve
-from sessite.site.writer import OutputError
 
 
 @main.command("serve")

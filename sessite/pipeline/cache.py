@@ -43,7 +43,9 @@ class SessionRecord:
     line: int | None
     summary: Any  # SessionSummary, for the index and the preview server's catalog
     extra: list[str]  # other files written for this session (exports)
-    parts: list[str] = field(default_factory=list)  # a split session's later pages and its parts.js (sessite/parts.py)
+    parts: list[str] = field(
+        default_factory=list
+    )  # a split session's later pages and its parts.js (sessite/site/paging.py)
 
 
 Stamp = tuple[tuple[str, int, int], ...]  # (path, mtime_ns, size) of each file of a source

@@ -14,7 +14,7 @@ from typing import Any
 
 from sessite.config import SiteConfig
 from sessite.pipeline import sealed
-from sessite.site.render import Renderer
+from sessite.render.renderer import Renderer
 
 
 def site_globals(config: SiteConfig) -> dict[str, Any]:

@@ -6,7 +6,7 @@ Where the output goes:
 - ``-o FILE.aics.json`` (or ``.json``): one AICS document with every session.
 - ``-o FILE.hail.jsonl`` / ``.jsonl``, ``FILE.md`` or ``FILE.html``: exactly one session
   (HAIL, the Markdown transcript and the single HTML file hold one each); more is an error.
-- ``--to html``: the session's page as one self-contained file (``sessite/site/single_file.py``).
+- ``--to html``: the session's page as one self-contained file (``sessite/outputs/single_file.py``).
 - ``-o -``: standard output, with the same rule as a file.
 
 Secrets are redacted exactly as in a build (on unless ``--no-redact``; the
@@ -33,11 +33,11 @@ from sessite.analyze.redact import Redactor
 from sessite.interchange.aics import aics_chunks
 from sessite.interchange.formats import export_chunks
 from sessite.model import Problem, Problems, Session
+from sessite.outputs.single_file import SingleFilePacker, SingleFileSettings
 from sessite.pipeline.leave_out import LeaveOut
 from sessite.readers import discover
 from sessite.readers.limits import MAX_GUNZIP_BYTES, MIB
 from sessite.readers.merge import copy_id
-from sessite.site.single_file import SingleFilePacker, SingleFileSettings
 
 FILE_SUFFIXES = {
     "aics": (".aics.json", ".json"),

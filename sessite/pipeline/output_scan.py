@@ -42,9 +42,9 @@ from sessite.analyze.redact.findings import mask, text_differences
 from sessite.analyze.redact.markers import MARKER as REDACTED_MARKER
 from sessite.config import SiteConfig
 from sessite.parallel import Forked, fork_call, parallel_map
+from sessite.publish.writer import MARKER, SiteWriter
 from sessite.search.item import FRAGMENT_FOLDER, TERMS_FOLDER, unpacked
 from sessite.site.urls import GZIP_SUFFIX, STATIC_FOLDER
-from sessite.site.writer import MARKER, SiteWriter
 
 _NOT_SESSION_DATA = (f"{STATIC_FOLDER}/", MARKER, ".nojekyll")
 _NEUTRAL = "[REDACTED]"  # what a marker reads as

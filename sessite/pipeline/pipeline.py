@@ -27,23 +27,23 @@ from sessite.analyze.redact import Redactor
 from sessite.analyze.session import SessionSummary
 from sessite.config import SiteConfig
 from sessite.model import Problems
+from sessite.outputs.aggregate import Aggregate
+from sessite.outputs.registry import AGGREGATES, aggregate_names
 from sessite.parallel import default_jobs
 from sessite.pipeline import cache as build_cache
 from sessite.pipeline.cache import BuildCache, SessionRecord, SourceRecord, Stamp, cached_items, source_key
 from sessite.pipeline.context import BuildContext
 from sessite.pipeline.leave_out import folder_settings
 from sessite.pipeline.output_scan import EarlyScan, leak_lines, scan_site, start_early_scan
-from sessite.pipeline.outputs import AGGREGATES, aggregate_names
 from sessite.pipeline.report import BuildReport, CatalogEntry
 from sessite.pipeline.worker import RenderedSession, SourceResult, SourceTask, SourceWorker, discard, run_sources
+from sessite.publish.writer import SiteWriter, check_output
 from sessite.readers import Claim, discover
 from sessite.readers.merge import copy_id
 from sessite.readers.walk import files_below
-from sessite.site.aggregate import Aggregate
-from sessite.site.markup import pygments_css
-from sessite.site.resources import static_dir, templates_dir
+from sessite.render.markup import pygments_css
+from sessite.render.resources import static_dir, templates_dir
 from sessite.site.urls import PYGMENTS_CSS_URL, STATIC_FOLDER
-from sessite.site.writer import SiteWriter, check_output
 
 __all__ = ["PARALLEL_MIN_BYTES", "ProgressHook", "build", "cached_items", "source_key"]
 

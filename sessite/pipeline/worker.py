@@ -1,6 +1,6 @@
 """The per-source work of a build, run in worker processes: read → redact →
 enrich → render. Pages are rendered straight into files of a spool folder
-(one part of a big session at a time, see ``parts.py``); only their names, and
+(one part of a big session at a time, see ``site/paging.py``); only their names, and
 what each aggregate collected, go back, so the main process only moves files
 into the site and merges small items.
 
@@ -25,15 +25,15 @@ from sessite.analyze.redact import Redactor
 from sessite.analyze.session import SessionSummary
 from sessite.config import SiteConfig
 from sessite.model import Problem, Problems
+from sessite.outputs.registry import SESSION_OUTPUTS, aggregate_name
 from sessite.parallel import fork_call, parallel_map
 from sessite.pipeline.context import BuildContext
 from sessite.pipeline.leave_out import LeaveOut
-from sessite.pipeline.outputs import SESSION_OUTPUTS, aggregate_name
+from sessite.publish.writer import PublishError, spool_file
 from sessite.readers import registry
-from sessite.site.pages import Page, session_pages
+from sessite.render.pages import Page, session_pages
 from sessite.site.urls import parts_script_url
 from sessite.site.view import SessionView, build_view, parts_script
-from sessite.site.writer import PublishError, spool_file
 
 
 @dataclass(frozen=True)

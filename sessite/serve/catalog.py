@@ -16,12 +16,12 @@ from typing import Any
 from sessite.analyze.image_metadata import session_without_image_metadata
 from sessite.analyze.redact import Redactor
 from sessite.model import Problems, Session
+from sessite.outputs.ref_pages import GitRefsIndex
 from sessite.pipeline.leave_out import LeaveOut
 from sessite.pipeline.pipeline import cached_items
 from sessite.pipeline.report import CatalogEntry
 from sessite.readers import registry
 from sessite.serve.rpc import ToolError
-from sessite.site.ref_pages import GitRefsIndex
 
 
 class Catalog:

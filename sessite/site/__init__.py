@@ -1,1 +1,4 @@
-"""The site: the view model, every URL, markup, templates and one module per output."""
+"""The view model and every URL: a session ready to render, its page parts, where each page lives.
+
+Pure: no I/O and no HTML. ``render`` draws these views, ``outputs`` decides which pages exist.
+"""

@@ -22,7 +22,7 @@ NOT_FOUND_URL = "404.html"
 INSIGHTS_URL = "insights.html"
 PROJECTS_URL = "insights/projects.html"
 REFS_INDEX_URL = "refs/index.html"
-SEARCH_URL = "search.html"  # written by the search aggregate (sessite/search/output.py)
+SEARCH_URL = "search.html"  # written by the search aggregate (sessite/outputs/search.py)
 FEED_URL = "feed.xml"
 SITEMAP_URL = "sitemap.xml"
 STATIC_FOLDER = "static"  # the package's and the user's static files, copied by the build
@@ -99,7 +99,7 @@ def project_url(project: str) -> str:
 
 
 def nav_script_url(project: str) -> str:
-    """The script beside a project's page that lists its sessions in order (``sessite/site/neighbours.py``)."""
+    """The script beside a project's page that lists its sessions in order (``sessite/outputs/neighbours.py``)."""
     return project_url(project).removesuffix(".html") + ".sessions.js"
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from sessite.analyze.session import PairedSession, summarize
 from sessite.model import Event, Session, walk
-from sessite.site.parts import PART_BYTES, Part, plan_parts
+from sessite.site.paging import PART_BYTES, Part, plan_parts
 from sessite.site.urls import session_url
 
 _ANCHOR_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
@@ -21,7 +21,7 @@ class SessionView(PairedSession):
     """A session ready to render: its pairing, plus anchors and the parts of a split session."""
 
     anchors: dict[str, str] = field(default_factory=dict)  # event id -> HTML id
-    parts: tuple[Part, ...] = ()  # the pages of a split session (sessite/site/parts.py); () = one page
+    parts: tuple[Part, ...] = ()  # the pages of a split session (sessite/site/paging.py); () = one page
     event_part: dict[str, int] = field(default_factory=dict)  # split sessions: event id -> index into parts
 
     def part_events(self, part: Part | None) -> list[Event]:
@@ -73,7 +73,7 @@ def build_view(session: Session, part_bytes: int | None = None) -> SessionView:
     """Pair each tool call with its results and sub-agents, and plan the parts of a big session.
 
     A session whose estimated HTML passes ``part_bytes`` (default ``parts.PART_BYTES``)
-    is split into pages (``sessite/site/parts.py``).
+    is split into pages (``sessite/site/paging.py``).
     """
     view = SessionView(
         session=session, summary=summarize(session, session_url(session.id)), anchors=anchor_ids(session.events)

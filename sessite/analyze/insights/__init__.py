@@ -4,7 +4,7 @@
 picklable: it crosses processes and sits in the build cache); ``Totals`` adds
 those up for the whole archive or one project; ``timeline(session)`` says where a
 session's time went, for the strip on its page. Charts are drawn from these
-numbers by ``sessite/site/charts.py`` and the templates.
+numbers by ``sessite/render/charts.py`` and the templates.
 
 Token figures are the readers' de-duplicated usage (a Claude Code message split
 over several records counts once; Codex's cumulative totals are turned into

@@ -7,7 +7,7 @@ inode and mtime: live reload and rsync see them as untouched), and the staging
 folder is swapped in whole (``swap.swap_in``: an atomic exchange where the platform
 has one). At every instant the site folder holds one whole build, the old or the
 new. A build that dies midway leaves the previous site untouched and its work
-folders are removed by the next build (``workdirs``); a build that changes nothing
+folders are removed by the next build (``staging``); a build that changes nothing
 writes nothing.
 """
 
@@ -23,8 +23,8 @@ from contextlib import suppress
 from pathlib import Path
 from types import TracebackType
 
-from sessite.site.swap import recover, swap_in
-from sessite.site.workdirs import SITE_MARKER, Steps, WorkFolder, clean_leftovers, site_of
+from sessite.publish.staging import SITE_MARKER, Steps, WorkFolder, clean_leftovers, site_of
+from sessite.publish.swap import recover, swap_in
 
 MARKER = SITE_MARKER  # written into every site; we only ever replace a folder that has it
 _MARKER_TEXT = b"This folder was written by sessite and is replaced on every build.\n"

@@ -19,9 +19,9 @@ from typing import Any
 
 from sessite.config import SiteConfig
 from sessite.model import Problems
+from sessite.publish.writer import SiteWriter
 from sessite.site.urls import nav_script_url
 from sessite.site.view import SessionView
-from sessite.site.writer import SiteWriter
 
 TITLE_CHARS = 100  # a neighbour's title in the script: enough for a link's words
 
@@ -31,7 +31,7 @@ Item = tuple[str, str, str, str]
 
 
 class ProjectNeighbours:
-    """The aggregate (``sessite/site/aggregate.py``) that writes each project's session order."""
+    """The aggregate (``sessite/outputs/aggregate.py``) that writes each project's session order."""
 
     name = "neighbours"
 

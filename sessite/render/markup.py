@@ -22,7 +22,7 @@ from pygments.styles import get_style_by_name
 from pygments.token import STANDARD_TYPES, Token, Whitespace, _TokenType
 from pygments.util import ClassNotFound
 
-from sessite.site import fastlex, quickmd
+from sessite.render import fastlex, quickmd
 
 # Beyond this, highlighting costs more than it helps: plain escaped <pre>.
 HIGHLIGHT_LIMIT = 64 * 1024
@@ -237,7 +237,7 @@ def markdown(text: str) -> Markup:
 
 
 def _block_code(code: str, info: str | None) -> str:
-    """A fenced block's HTML, for mistune's renderer and sessite/site/quickmd.py alike."""
+    """A fenced block's HTML, for mistune's renderer and sessite/render/quickmd.py alike."""
     return str(highlight_code(code, info))
 
 

@@ -15,7 +15,7 @@ from markupsafe import Markup, escape
 
 from sessite.analyze.refs import KIND_SINGULAR, Forge, RefKey, Repo, SessionRefs, session_refs
 from sessite.model import Event
-from sessite.site.markup import element_text
+from sessite.render.markup import element_text
 from sessite.site.urls import ref_url, relative_root, repo_refs_url
 from sessite.site.view import SessionView
 

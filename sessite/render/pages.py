@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sessite.analyze.session import SessionSummary
-from sessite.site.timeline import Timeline
+from sessite.render.timeline import Timeline
 from sessite.site.urls import (
     INDEX_URL,
     NOT_FOUND_URL,
@@ -43,11 +43,11 @@ def session_page(view: SessionView) -> Page:
 
 
 def session_pages(view: SessionView) -> list[Page]:
-    """One page per part (``sessite/site/parts.py``); a session that fits gets its one page, without a pager.
+    """One page per part (``sessite/site/paging.py``); a session that fits gets its one page, without a pager.
 
-    ``tl`` draws the compact timeline (``sessite/site/timeline.py``); ``project`` links the
+    ``tl`` draws the compact timeline (``sessite/render/timeline.py``); ``project`` links the
     header to the project's page, its sessions and the script of its session order
-    (``sessite/site/neighbours.py``) — URLs only, so the page still reads this session alone."""
+    (``sessite/outputs/neighbours.py``) — URLs only, so the page still reads this session alone."""
     deps = (view.session.id,)
     base = {"view": view, "s": view.summary, "part": None, "parts_js": "", "project": project_links(view.summary)}
     if not view.parts:

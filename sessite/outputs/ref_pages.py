@@ -30,14 +30,14 @@ from sessite.analyze.refs import (
 from sessite.analyze.refs.workdirs import WorkdirRepos
 from sessite.config import SiteConfig
 from sessite.model import Problems
+from sessite.outputs.fanout import render_pages
 from sessite.parallel import aggregate_jobs
-from sessite.site.fanout import render_pages
-from sessite.site.pages import Page
-from sessite.site.reflinks import ref_kind_label, ref_label, ref_title
-from sessite.site.render import Renderer
+from sessite.publish.writer import SiteWriter
+from sessite.render.pages import Page
+from sessite.render.reflinks import ref_kind_label, ref_label, ref_title
+from sessite.render.renderer import Renderer
 from sessite.site.urls import REFS_INDEX_URL, ref_url, repo_refs_url
 from sessite.site.view import SessionView
-from sessite.site.writer import SiteWriter
 
 INDEX_OPEN_LIMIT = 300  # refs in the archive up to which the index shows every repository open
 

@@ -24,9 +24,9 @@ from typing import Any
 from markupsafe import Markup
 
 from sessite.model import Event, Kind, ToolCategory, walk
-from sessite.site.diffview import changed, edit_diffs
-from sessite.site.diffview import render as render_diff
-from sessite.site.parts import Part
+from sessite.render.diffs import changed, edit_diffs
+from sessite.render.diffs import render as render_diff
+from sessite.site.paging import Part
 from sessite.site.view import SessionView
 
 _LINK = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")  # a markdown link: its words stay
@@ -337,7 +337,7 @@ class Timeline:
         return set(args) <= _SHELL_KEYS
 
     def draw_diff(self, diff: str) -> Markup:
-        """A diff with line backgrounds and numbers (``sessite/site/diffview.py``)."""
+        """A diff with line backgrounds and numbers (``sessite/render/diffs.py``)."""
         return render_diff(diff)
 
     def gist(self, text: str | None) -> str:

@@ -1,6 +1,6 @@
 """What a build produces besides each session's page: one line per output.
 
-AGGREGATES are site-wide (see ``sessite/site/aggregate.py``). SESSION_OUTPUTS are
+AGGREGATES are site-wide (see ``sessite/outputs/aggregate.py``). SESSION_OUTPUTS are
 extra files per session, rendered in the worker beside the session's page: each
 is a function ``(view, config) -> iterable of (url, bytes)``.
 """
@@ -11,12 +11,12 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from sessite.config import SiteConfig
-from sessite.search.output import SearchIndex
-from sessite.site.downloads import session_exports, session_single_file
-from sessite.site.feed import FeedAndSitemap
-from sessite.site.home import SessionIndex
-from sessite.site.neighbours import ProjectNeighbours
-from sessite.site.ref_pages import GitRefsIndex
+from sessite.outputs.downloads import session_exports, session_single_file
+from sessite.outputs.feed import FeedAndSitemap
+from sessite.outputs.home import SessionIndex
+from sessite.outputs.neighbours import ProjectNeighbours
+from sessite.outputs.ref_pages import GitRefsIndex
+from sessite.outputs.search import SearchIndex
 from sessite.site.view import SessionView
 
 AGGREGATES: list[Callable[[SiteConfig], Any]] = [

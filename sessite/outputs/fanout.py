@@ -15,9 +15,9 @@ from pathlib import Path
 
 from sessite.model import Problems
 from sessite.parallel import can_fork, parallel_map
-from sessite.site.pages import Page
-from sessite.site.render import Renderer
-from sessite.site.writer import PublishError, SiteWriter, spool_file
+from sessite.publish.writer import PublishError, SiteWriter, spool_file
+from sessite.render.pages import Page
+from sessite.render.renderer import Renderer
 
 FANOUT_MIN = 400  # pages; fewer render faster here than a fork costs
 SPANS_PER_JOB = 4  # spans of pages per worker: enough to even out slow spans

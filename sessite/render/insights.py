@@ -24,7 +24,7 @@ from sessite.analyze.insights import (
     timeline,
     utc_day,
 )
-from sessite.site.charts import (
+from sessite.render.charts import (
     BarRow,
     Chart,
     Period,

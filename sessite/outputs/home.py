@@ -19,12 +19,12 @@ from sessite.analyze.insights import SessionFigures, Totals, price_table, sessio
 from sessite.analyze.session import SessionSummary
 from sessite.config import SiteConfig
 from sessite.model import Problems
-from sessite.site.insights_pages import Overview, overview, project_rows
-from sessite.site.pages import Page, index_page, not_found_page
-from sessite.site.render import Renderer
+from sessite.publish.writer import SiteWriter
+from sessite.render.insights import Overview, overview, project_rows
+from sessite.render.pages import Page, index_page, not_found_page
+from sessite.render.renderer import Renderer
 from sessite.site.urls import INSIGHTS_URL, PROJECTS_URL, project_url
 from sessite.site.view import SessionView
-from sessite.site.writer import SiteWriter
 
 PROJECTS_ON_INSIGHTS = 25  # rows in the projects table of insights.html; insights/projects.html lists all
 FILES_PER_PROJECT = 10

@@ -25,13 +25,13 @@ from jinja2 import (
 from markupsafe import Markup
 
 from sessite import __version__
-from sessite.site.charts import format_count as compact_count
-from sessite.site.charts import format_seconds
-from sessite.site.insights_pages import register_jinja as register_insights
-from sessite.site.markup import element_text, highlight_code, markdown, render_diff
-from sessite.site.pages import Page
-from sessite.site.reflinks import RefHelpers
-from sessite.site.resources import templates_dir
+from sessite.render.charts import format_count as compact_count
+from sessite.render.charts import format_seconds
+from sessite.render.insights import register_jinja as register_insights
+from sessite.render.markup import element_text, highlight_code, markdown, render_diff
+from sessite.render.pages import Page
+from sessite.render.reflinks import RefHelpers
+from sessite.render.resources import templates_dir
 
 
 def format_time(value: datetime | None) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from sessite.config import SiteConfig
 from sessite.interchange.formats import export_chunks
 from sessite.interchange.streaming import gzip_bytes
-from sessite.site.single_file import SingleFilePacker, SingleFileSettings
+from sessite.outputs.single_file import SingleFilePacker, SingleFileSettings
 from sessite.site.urls import export_urls, single_file_url
 from sessite.site.view import SessionView
 

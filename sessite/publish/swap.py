@@ -23,7 +23,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from sessite.site.workdirs import Steps, is_ours, leftovers, lock_folder, unlock_folder, work_path
+from sessite.publish.staging import Steps, is_ours, leftovers, lock_folder, unlock_folder, work_path
 
 Exchange = Callable[[bytes, bytes], None]
 

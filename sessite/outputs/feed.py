@@ -15,10 +15,10 @@ from sessite import __version__
 from sessite.analyze.session import SessionSummary
 from sessite.config import SiteConfig
 from sessite.model import Problems
-from sessite.site.render import Renderer
+from sessite.publish.writer import SiteWriter
+from sessite.render.renderer import Renderer
 from sessite.site.urls import FEED_URL, SITEMAP_URL
 from sessite.site.view import SessionView
-from sessite.site.writer import SiteWriter
 
 FEED_ENTRIES = 50
 # What XML 1.0 cannot hold (C0 controls but tab and line breaks, lone surrogates, U+FFFE/U+FFFF),

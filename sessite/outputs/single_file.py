@@ -28,11 +28,7 @@ from markupsafe import Markup, escape
 
 from sessite.config import SiteConfig
 from sessite.model import Session
-from sessite.site.markup import pygments_css
-from sessite.site.pages import session_pages
-from sessite.site.render import Renderer
-from sessite.site.resources import static_dir
-from sessite.site.single_images import (
+from sessite.outputs.single_images import (
     ImageReport,
     fit_images,
     packed_blocks,
@@ -40,6 +36,10 @@ from sessite.site.single_images import (
     size_words,
     without_images,
 )
+from sessite.render.markup import pygments_css
+from sessite.render.pages import session_pages
+from sessite.render.renderer import Renderer
+from sessite.render.resources import static_dir
 from sessite.site.view import build_view
 
 DEFAULT_MAX_BYTES = 5_000_000

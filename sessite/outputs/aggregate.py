@@ -7,7 +7,7 @@ and what the build cache keeps, so an unchanged session is never read again);
 the main process feeds those items, in archive order, to ``add(item)``, and
 finally calls ``write`` to produce the aggregate's pages and files.
 
-Register an aggregate with one line in ``sessite/pipeline/outputs.py``.
+Register an aggregate with one line in ``sessite/outputs/registry.py``.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import Any, Protocol
 
 from sessite.config import SiteConfig
 from sessite.model import Problems
-from sessite.site.render import Renderer
+from sessite.publish.writer import SiteWriter
+from sessite.render.renderer import Renderer
 from sessite.site.view import SessionView
-from sessite.site.writer import SiteWriter
 
 
 class Aggregate(Protocol):

@@ -37,15 +37,15 @@ from lunr.builder import Builder
 from sessite.config import SiteConfig
 from sessite.model import Event, Kind, Problems, walk
 from sessite.parallel import aggregate_jobs
+from sessite.publish.writer import SiteWriter
+from sessite.render.pages import Page
+from sessite.render.renderer import Renderer
 from sessite.search.index import IndexState
 from sessite.search.item import SessionItem, session_item
 from sessite.search.terms import INDEX_CHARS, tokens
 from sessite.search.weights import FIELDS, lunr_json
-from sessite.site.pages import Page
-from sessite.site.render import Renderer
 from sessite.site.urls import SEARCH_URL
 from sessite.site.view import SessionView
-from sessite.site.writer import SiteWriter
 
 
 def _strings(value: Any, out: list[str], depth: int = 0) -> None:

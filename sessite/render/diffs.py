@@ -23,7 +23,7 @@ from functools import lru_cache
 from markupsafe import Markup
 
 from sessite.model import Event
-from sessite.site.markup import escape_text
+from sessite.render.markup import escape_text
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$")
 _FILE_HEADERS = ("--- ", "+++ ", "diff ", "index ", "*** ", "new file", "deleted file", "similarity", "rename ")

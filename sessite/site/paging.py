@@ -30,7 +30,7 @@ PART_BYTES = 4_000_000  # target estimated HTML per part: a few MB, far from the
 EVENT_OVERHEAD = 900  # markup around one event: list item, head, time, permalink, body
 RESULT_OVERHEAD = 500  # markup around one tool result
 HIGHLIGHT_GROWTH = 5  # extra bytes per character of markdown that holds fenced code
-DIFF_LINE_MARKUP = 50  # a diff line's block and its line numbers (sessite/site/diffview.py)
+DIFF_LINE_MARKUP = 50  # a diff line's block and its line numbers (sessite/render/diffs.py)
 _ITEM = 12  # JSON punctuation, indentation and escaped quotes around one value of a tool input
 
 
