@@ -269,7 +269,7 @@ def test_messages_listed_out_of_order_are_sorted_by_time(tmp_path: Path) -> None
 
 
 def test_tool_result_content_shapes() -> None:
-    from sessite.readers.formats.claude_ai.tools import render_result as _render_result
+    from sessite.readers.formats.claude_ai.calls import render_result as _render_result
 
     assert _render_result("plain") == ("plain", [])
     text, blocks = _render_result({"type": "text", "text": {"status": "success", "logs": ["2"]}})

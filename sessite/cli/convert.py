@@ -19,7 +19,7 @@ from sessite.config import (
 )
 from sessite.outputs.single_file import SingleFileError, SingleFilePacker, SingleFileSettings, parse_size
 from sessite.pipeline.convert import ConvertError, convert
-from sessite.pipeline.leave_out import LeaveOut, archive_folders
+from sessite.pipeline.folder_settings import LeaveOut, archive_folders
 from sessite.pipeline.report import problem_lines
 
 

@@ -24,9 +24,9 @@ from sessite.analyze.redact.findings import Difference, differences, mask
 from sessite.config import SiteConfig
 from sessite.model import Problem, Problems, Session, walk
 from sessite.parallel import default_jobs
+from sessite.pipeline.build_context import BuildContext
 from sessite.pipeline.cache import source_key
-from sessite.pipeline.context import BuildContext
-from sessite.pipeline.leave_out import LeaveOut
+from sessite.pipeline.folder_settings import LeaveOut
 from sessite.pipeline.output_scan import Leak, scan_files
 from sessite.pipeline.worker import SourceTask, discard, run_sources
 from sessite.readers import Claim, discover

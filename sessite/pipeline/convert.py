@@ -34,7 +34,7 @@ from sessite.interchange.aics import aics_chunks
 from sessite.interchange.formats import export_chunks
 from sessite.model import Problem, Problems, Session
 from sessite.outputs.single_file import SingleFilePacker, SingleFileSettings
-from sessite.pipeline.leave_out import LeaveOut
+from sessite.pipeline.folder_settings import LeaveOut
 from sessite.readers import discover
 from sessite.readers.limits import MAX_GUNZIP_BYTES, MIB
 from sessite.readers.merge import copy_id

@@ -31,9 +31,9 @@ from sessite.outputs.aggregate import Aggregate
 from sessite.outputs.registry import AGGREGATES, aggregate_names
 from sessite.parallel import default_jobs
 from sessite.pipeline import cache as build_cache
+from sessite.pipeline.build_context import BuildContext
 from sessite.pipeline.cache import BuildCache, SessionRecord, SourceRecord, Stamp, cached_items, source_key
-from sessite.pipeline.context import BuildContext
-from sessite.pipeline.leave_out import folder_settings
+from sessite.pipeline.folder_settings import folder_settings
 from sessite.pipeline.output_scan import EarlyScan, leak_lines, scan_site, start_early_scan
 from sessite.pipeline.report import BuildReport, CatalogEntry
 from sessite.pipeline.worker import RenderedSession, SourceResult, SourceTask, SourceWorker, discard, run_sources
@@ -62,7 +62,7 @@ def build(config: SiteConfig, progress: ProgressHook | None = None, defer: froze
     be used safely.
     """
     started = time.perf_counter()
-    run = _Run.start(config)
+    run = _BuildRun.start(config)
     with SiteWriter(run.report.output) as writer:
         plan = _plan(run.claims, run.old, writer, run.digests)
         run.report.reused = sum(1 for _, record in plan if record is not None)
@@ -107,7 +107,7 @@ class _Aggregates:
 
 
 @dataclass
-class _Run:
+class _BuildRun:
     """One build's state between its steps."""
 
     config: SiteConfig
@@ -133,7 +133,7 @@ class _Run:
         self.report.catalog = self.catalog
 
     @classmethod
-    def start(cls, config: SiteConfig) -> _Run:
+    def start(cls, config: SiteConfig) -> _BuildRun:
         """Check the folders, discover the sources, load the last build's cache when it still applies."""
         if config.output is None:
             raise ValueError("build() needs an output folder")

@@ -27,8 +27,8 @@ from sessite.config import SiteConfig
 from sessite.model import Problem, Problems
 from sessite.outputs.registry import SESSION_OUTPUTS, aggregate_name
 from sessite.parallel import fork_call, parallel_map
-from sessite.pipeline.context import BuildContext
-from sessite.pipeline.leave_out import LeaveOut
+from sessite.pipeline.build_context import BuildContext
+from sessite.pipeline.folder_settings import LeaveOut
 from sessite.publish.writer import PublishError, spool_file
 from sessite.readers import registry
 from sessite.render.pages import Page, session_pages

@@ -17,7 +17,7 @@ from sessite.analyze.image_metadata import session_without_image_metadata
 from sessite.analyze.redact import Redactor
 from sessite.model import Problems, Session
 from sessite.outputs.ref_pages import GitRefsIndex
-from sessite.pipeline.leave_out import LeaveOut
+from sessite.pipeline.folder_settings import LeaveOut
 from sessite.pipeline.pipeline import cached_items
 from sessite.pipeline.report import CatalogEntry
 from sessite.readers import registry

@@ -32,10 +32,10 @@ from sessite.outputs.registry import aggregate_names
 from sessite.pipeline import build
 from sessite.pipeline.report import BuildReport
 from sessite.render.resources import static_dir, templates_dir
+from sessite.serve.agent_tools import make_registry
 from sessite.serve.catalog import Catalog
 from sessite.serve.guard import Guard
 from sessite.serve.rpc import INTERNAL_ERROR, MAX_REQUEST_BYTES, encode_jsonrpc, handle_aicf, handle_jsonrpc
-from sessite.serve.tools import make_registry
 from sessite.site.urls import INDEX_URL, NOT_FOUND_URL, is_single_file_url
 
 RELOAD_SCRIPT = Path(__file__).with_name("livereload.js")

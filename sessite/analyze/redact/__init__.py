@@ -1,7 +1,7 @@
 """Secret redaction: credentials are replaced by a visible ``[REDACTED:kind]`` marker
 before anything is rendered, indexed or exported.
 
-``shapes`` knows secrets by their shape (a vendor prefix and body), ``context`` by
+``by_shape`` knows secrets by their shape (a vendor prefix and body), ``by_place`` by
 where they stand (after a name that says secret, in a header, a URL, a command
 option), ``pii`` card and social security numbers, ``scanners`` what needs a whole
 string (a Kubernetes Secret, a key's last lines); ``rules`` puts them in order.

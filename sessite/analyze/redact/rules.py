@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 
+from sessite.analyze.redact.by_place import KNOWN_CONTEXT, MORE_CONTEXT
+from sessite.analyze.redact.by_shape import KNOWN_SHAPES, MORE_SHAPES
 from sessite.analyze.redact.commands import TOKEN_OUTPUT
-from sessite.analyze.redact.context import KNOWN_CONTEXT, MORE_CONTEXT
 from sessite.analyze.redact.pii import PII_RULE
 from sessite.analyze.redact.scanners import SCANS
-from sessite.analyze.redact.shapes import KNOWN_SHAPES, MORE_SHAPES
 from sessite.analyze.redact.types import RuleSpec, ScanSpec
 
 PATTERNS: tuple[RuleSpec, ...] = (*KNOWN_SHAPES, *KNOWN_CONTEXT, PII_RULE, *MORE_SHAPES, *MORE_CONTEXT, TOKEN_OUTPUT)

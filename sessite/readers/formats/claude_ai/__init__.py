@@ -21,7 +21,7 @@ Modules: ``reader`` (detection, the export streamed into conversations),
 ``conversation`` (one conversation → a Session), ``messages`` (one message →
 its events, attached files), ``builder`` (groups a message's prose and blocks),
 ``inline`` (2024 inline thinking and artifacts), ``content`` (block-shape
-content), ``tools`` (tool calls and results), ``pairing`` (call ids).
+content), ``calls`` (tool calls and results), ``pairing`` (call ids).
 """
 
 from sessite.readers.formats.claude_ai.reader import READER, ClaudeAiReader

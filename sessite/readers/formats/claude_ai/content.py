@@ -9,7 +9,7 @@ from typing import Any
 from sessite.model import Block, Event, Kind
 from sessite.readers.base import as_text, parse_time
 from sessite.readers.formats.claude_ai.builder import Ctx, MessageBuilder
-from sessite.readers.formats.claude_ai.tools import tool_result, tool_use
+from sessite.readers.formats.claude_ai.calls import tool_result, tool_use
 
 _EMPTY_THINKING = "empty thinking block"
 # Thinking block keys read into the event (the others go to its meta).

@@ -32,7 +32,7 @@ detection, companions, session key) and ``layout`` (main file, nested and flat
 sub-agent files); ``records`` routes each line of a stream into a
 ``state.Transcript``, through ``assistant``, ``user``, ``system``, ``attachments``
 (with ``context`` for folded context), ``queue`` for prompts typed while the agent
-worked, ``content`` for message content, ``tools`` for calls and results,
+worked, ``content`` for message content, ``calls`` for calls and results,
 ``compaction`` for compaction; ``subagents`` reads the sub-agent files (``flat``
 finds 2.0.x's) and nests them; ``session`` makes the Session.
 ``vocabulary`` holds the format's tables.

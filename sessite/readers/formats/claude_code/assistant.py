@@ -15,9 +15,9 @@ from typing import Any
 from sessite.model import Kind
 from sessite.readers._util import text_of
 from sessite.readers.base import as_text
+from sessite.readers.formats.claude_code.calls import tool_input_fields
 from sessite.readers.formats.claude_code.content import image_block, result_content, usage_of
 from sessite.readers.formats.claude_code.state import Call, EventSpec, Specs, Transcript, unknown_spec
-from sessite.readers.formats.claude_code.tools import tool_input_fields
 from sessite.readers.formats.claude_code.vocabulary import TASK_TOOLS
 
 

@@ -11,11 +11,11 @@ from typing import Any
 
 from sessite.model import Block, Kind
 from sessite.readers.base import as_text
+from sessite.readers.formats.claude_code.calls import result_spec
 from sessite.readers.formats.claude_code.compaction import summary_spec
 from sessite.readers.formats.claude_code.content import classify_user_text, image_block, title_from_prompt
 from sessite.readers.formats.claude_code.queue import note_prompt
 from sessite.readers.formats.claude_code.state import EventSpec, Specs, Transcript, unknown_spec
-from sessite.readers.formats.claude_code.tools import result_spec
 
 
 def read_user(t: Transcript, lineno: int, rec: dict[str, Any], ts: datetime | None) -> None:

@@ -29,7 +29,7 @@ messages: times and requests), ``panel`` (panel messages as events: a session
 rebuilt from them alone, or what only the panel kept), ``copies`` (which panel
 messages the history already holds), ``history`` (the history's messages,
 assistant side), ``usage`` (a response's tokens and recorded cost), ``user`` (a
-user message: words, tool results, added context), ``tool_calls`` (calls in
+user message: words, tool results, added context), ``calls`` (calls in
 either style, and their diffs), ``reader`` (the Reader and the session).
 """
 

@@ -18,9 +18,9 @@ from sessite.model import Kind
 from sessite.readers import ledger
 from sessite.readers._util import obj, text_of
 from sessite.readers.base import as_text, parse_time
+from sessite.readers.formats.cline.calls import XML_CALL, tool_call, xml_params
 from sessite.readers.formats.cline.panel import note_request, panel_only_events
 from sessite.readers.formats.cline.task import Task, image
-from sessite.readers.formats.cline.tool_calls import XML_CALL, tool_call, xml_params
 from sessite.readers.formats.cline.ui import Request, Ui
 from sessite.readers.formats.cline.usage import attach_usage, response_usage, take_request
 from sessite.readers.formats.cline.user import user_blocks

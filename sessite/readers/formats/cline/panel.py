@@ -20,8 +20,8 @@ from sessite.readers import ledger
 from sessite.readers._util import maybe_json, text_of, to_float
 from sessite.readers.base import as_text, parse_time
 from sessite.readers.builder import MODEL_KINDS
+from sessite.readers.formats.cline.calls import search_replace_diff
 from sessite.readers.formats.cline.task import Task
-from sessite.readers.formats.cline.tool_calls import search_replace_diff
 from sessite.readers.formats.cline.ui import request_usage
 
 # The panel's own names for file tools (``say: tool`` messages), not tool names.

@@ -37,17 +37,17 @@ Things the format does that the reader undoes, and where:
 
 The other modules: ``reader`` (detection, companions, session key), ``layout``
 (record shapes), ``records`` (routing each line), ``items`` (response items),
-``notices`` (event messages), ``tools`` (what a call shows, code-mode scripts
+``notices`` (event messages), ``calls`` (what a call shows, code-mode scripts
 included), ``assembly`` (state and the Session).
 """
 
 from __future__ import annotations
 
+from sessite.readers.formats.codex.calls import tool_fields
 from sessite.readers.formats.codex.content import classify_user_text
 from sessite.readers.formats.codex.patch import changes_to_diff, patch_to_diff
 from sessite.readers.formats.codex.reader import CodexReader
 from sessite.readers.formats.codex.shell import command_line, parse_output
-from sessite.readers.formats.codex.tools import tool_fields
 
 __all__ = [
     "READER",

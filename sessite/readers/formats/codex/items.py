@@ -14,11 +14,11 @@ from sessite.model import Kind, ToolCategory
 from sessite.readers._util import obj, text_of
 from sessite.readers.base import as_text
 from sessite.readers.formats.codex.agents import AgentHandling
+from sessite.readers.formats.codex.calls import tool_fields
 from sessite.readers.formats.codex.content import content_text, user_parts
 from sessite.readers.formats.codex.hosted import HostedToolHandling, web_run_text
 from sessite.readers.formats.codex.messages import MessageHandling
 from sessite.readers.formats.codex.shell import parse_output
-from sessite.readers.formats.codex.tools import tool_fields
 from sessite.readers.safejson import loads
 
 _CALLS = ("function_call", "custom_tool_call", "local_shell_call")

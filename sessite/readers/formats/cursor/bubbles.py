@@ -11,7 +11,7 @@ from typing import Any
 from sessite.model import Block, Event, Kind, Problems, Usage
 from sessite.readers._util import Ids, obj, text_of, to_int
 from sessite.readers.base import as_text, parse_time
-from sessite.readers.formats.cursor.tools import tool_events
+from sessite.readers.formats.cursor.calls import tool_events
 
 EMPTY_THINKING = "empty thinking block"
 _USER_TYPES = (1, "user", "1")

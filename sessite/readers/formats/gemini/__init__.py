@@ -18,13 +18,13 @@ the ``projectHash``.
 Modules, in the order a file flows through them: ``detect`` (is this a Gemini
 chat, and which form), ``records`` (file → the chat's header and message
 records, re-writes and rewinds applied), ``parts`` (message content → text and
-blocks), ``tools`` (tool calls and their results), ``events`` (records → events),
+blocks), ``calls`` (tool calls and their results), ``events`` (records → events),
 ``session`` (events → the Session), ``reader`` (the Reader).
 """
 
+from sessite.readers.formats.gemini.calls import clean_file_diff
 from sessite.readers.formats.gemini.detect import top_level_keys
 from sessite.readers.formats.gemini.parts import usage_of
 from sessite.readers.formats.gemini.reader import READER, GeminiReader
-from sessite.readers.formats.gemini.tools import clean_file_diff
 
 __all__ = ["READER", "GeminiReader", "clean_file_diff", "top_level_keys", "usage_of"]

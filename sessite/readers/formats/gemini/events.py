@@ -9,9 +9,9 @@ from typing import Any
 from sessite.model import Block, Event, Kind, Usage
 from sessite.readers._util import Ids, text_of
 from sessite.readers.base import as_text, parse_time
+from sessite.readers.formats.gemini.calls import OWN_CATEGORIES, call_fields, result_fields
 from sessite.readers.formats.gemini.parts import parts_of, response_blocks, usage_of
 from sessite.readers.formats.gemini.records import Chat, Entry
-from sessite.readers.formats.gemini.tools import OWN_CATEGORIES, call_fields, result_fields
 from sessite.readers.tools import tool_category
 
 _NOTES = {"info": ("Info", None), "warning": ("Warning", "warning"), "error": ("Error", "error")}

@@ -23,7 +23,7 @@ from sessite.model import Block, Event, Kind
 from sessite.readers._util import obj, shorten, text_of
 from sessite.readers.base import as_text, parse_time
 from sessite.readers.builder import SessionBuilder
-from sessite.readers.formats.goose.tools import call_fields, media_block, request_of, result_of
+from sessite.readers.formats.goose.calls import call_fields, media_block, request_of, result_of
 
 # Older notices: the text to show and the title.
 _NOTICES = {

@@ -31,7 +31,7 @@ the database copy is the one read.
 
 Modules by job, in the order a path flows through them: ``detect`` (which
 layout), ``sources`` and ``database`` (the layouts' records, alike),
-``parts`` (a message and its parts into events), ``tool_calls`` (a tool part's
+``parts`` (a message and its parts into events), ``calls`` (a tool part's
 call and result), ``assemble`` (sessions, sub-agents nested), ``reader`` (the
 Reader).
 """

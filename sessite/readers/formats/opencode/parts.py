@@ -16,8 +16,8 @@ from sessite.model import Event, Kind, Usage
 from sessite.readers._util import obj, shorten, text_of, to_float, to_int
 from sessite.readers.base import as_text, parse_time
 from sessite.readers.builder import SessionBuilder, last_index
+from sessite.readers.formats.opencode.calls import file_block, tool_events
 from sessite.readers.formats.opencode.sources import Record, Where
-from sessite.readers.formats.opencode.tool_calls import file_block, tool_events
 
 _SKIP_PARTS = {
     "step-start": "step-start part (model call boundary)",

@@ -3,7 +3,7 @@
 Table ``threads(id, summary, updated_at, data_type, data, parent_id, folder_paths, …)``:
 each row one thread, its JSON plain (``json``, the first agent panel's shape) or
 zstd-compressed (``zstd``, Zed's agent thread version 0.3.0). Modules by job:
-``database`` (rows, decompressed, numbered as records), ``tools`` (tool calls and
+``database`` (rows, decompressed, numbered as records), ``calls`` (tool calls and
 results), ``messages`` (one message of either shape as events), ``sessions`` (a session
 per thread, sub-agent threads nested), ``reader``. zstd is decompressed by
 ``sessite.readers.zstd`` and the write-ahead log applied by ``sessite.readers.sqlite_wal``.

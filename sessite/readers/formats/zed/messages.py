@@ -17,7 +17,7 @@ from sessite.model import Block, Event, Kind, ToolCategory
 from sessite.readers._util import obj, text_of
 from sessite.readers.base import as_text
 from sessite.readers.builder import SessionBuilder
-from sessite.readers.formats.zed.tools import call_fields, image, result_fields
+from sessite.readers.formats.zed.calls import call_fields, image, result_fields
 
 EMPTY = "message with nothing to show"
 

@@ -15,7 +15,7 @@ from sessite.model import Event, walk
 from sessite.readers.base import parse_time
 from sessite.serve.catalog import Catalog
 from sessite.serve.rpc import Param, Registry, Tool, ToolError
-from sessite.serve.shapes import event_json, flatten, iso, summary_json
+from sessite.serve.tool_answers import event_json, flatten, iso, summary_json
 from sessite.site.urls import ref_url
 
 TEXT_LIMIT = 2000  # characters of one event's text in a response
