@@ -16,6 +16,8 @@ so a typo never silently turns redaction off.
     exclude = ["scratch", "**/old-*"]
     forge_url = "github"               # or a list of URL patterns
     exports = ["aics", "hail", "markdown"]   # or "none"; "html" adds each session as one file
+    templates = "theme/templates"      # folders searched before the built-in templates (--templates)
+    static = "theme/static"            # folders copied over the built-in static files (--static)
 
     [[redact_patterns]]
     kind = "internal-token"
@@ -91,6 +93,8 @@ KEYS = {
     "hide_events": HIDE_EVENTS_HELP,
     "forge_url": "a preset name or a list of URL patterns",
     "exports": 'a list of formats (aics, hail, markdown, html) or "none"',
+    "templates": "a folder or a list of folders (relative to the settings file)",
+    "static": "a folder or a list of folders (relative to the settings file)",
 }
 
 
@@ -150,10 +154,11 @@ def load_config_file(path: Path) -> dict[str, Any]:
         raise ConfigFileError(f"{path}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigFileError(f"{path}: not valid TOML ({exc})") from None
-    return settings_from_dict(data, str(path))
+    return settings_from_dict(data, str(path), path.parent)
 
 
-def settings_from_dict(data: dict[str, Any], source: str = CONFIG_NAME) -> dict[str, Any]:
+def settings_from_dict(data: dict[str, Any], source: str = CONFIG_NAME, base: Path | None = None) -> dict[str, Any]:
+    """``data`` checked key by key; ``base``: the folder relative ``templates``/``static`` paths start from."""
     unknown = [k for k in data if k not in KEYS]
     if unknown:
         raise ConfigFileError(f"{source}: unknown key {unknown[0]!r} (known keys: {', '.join(KEYS)})")
@@ -229,4 +234,11 @@ def settings_from_dict(data: dict[str, Any], source: str = CONFIG_NAME) -> dict[
         out["forge_url"] = forge
     if "exports" in data:
         out["exports"] = parse_exports(data["exports"], f"{source}: 'exports'")
+    for key, field_name in (("templates", "template_dirs"), ("static", "static_dirs")):
+        if key in data:
+            folders = tuple((base or Path()) / folder for folder in strings(key))
+            missing = [str(f) for f in folders if not f.is_dir()]
+            if missing:
+                raise ConfigFileError(f"{source}: '{key}': {missing[0]} is not a folder")
+            out[field_name] = folders
     return out

@@ -164,6 +164,8 @@ def with_config_file(
         "redact_pii": "redact_pii",
         "forge_url": "forge",
         "exports": "exports",
+        "template_dirs": "template_dirs",
+        "static_dirs": "static_dirs",
     }
     try:
         path = config_file or find_config_file(archive)

@@ -1,16 +1,18 @@
 """What a build produces besides each session's page: one line per output.
 
-AGGREGATES are site-wide (see ``sessite/outputs/aggregate.py``). SESSION_OUTPUTS are
-extra files per session, rendered in the worker beside the session's page: each
-is a function ``(view, config) -> iterable of (url, bytes)``.
+DEFAULT_AGGREGATES are site-wide (see ``sessite/outputs/aggregate.py``): the factories
+``build()`` makes its aggregates with unless the caller passes its own list (``build(config,
+aggregates=...)``). SESSION_OUTPUTS are extra files per session, rendered in the worker beside
+the session's page: each is a function ``(view, config) -> iterable of (url, bytes)``. Both are
+tuples: a caller that wants other outputs passes them, nobody edits these.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
 
 from sessite.config import SiteConfig
+from sessite.outputs.aggregate import Aggregate
 from sessite.outputs.downloads import session_exports, session_single_file
 from sessite.outputs.feed import FeedAndSitemap
 from sessite.outputs.home import SessionIndex
@@ -19,25 +21,28 @@ from sessite.outputs.ref_pages import GitRefsIndex
 from sessite.outputs.search import SearchIndex
 from sessite.site.view import SessionView
 
-AGGREGATES: list[Callable[[SiteConfig], Any]] = [
+AggregateFactory = Callable[[SiteConfig], Aggregate]  # an Aggregate class, or anything that makes one
+SessionOutput = Callable[[SessionView, SiteConfig], Iterable[tuple[str, bytes]]]
+
+DEFAULT_AGGREGATES: tuple[AggregateFactory, ...] = (
     # index.html (with its summary), insights.html, insights/<project>.html, insights/projects.html, 404.html
     SessionIndex,
     SearchIndex,  # search/: lunr index chunks, snippets and search.html
     GitRefsIndex,  # refs/: one page per repository and per branch, commit, issue, tag
     FeedAndSitemap,  # sitemap.xml, feed.xml (only with a base URL)
     ProjectNeighbours,  # insights/<project>.sessions.js: previous/next session on a session page
-]
-SESSION_OUTPUTS: list[Callable[[SessionView, SiteConfig], Iterable[tuple[str, bytes]]]] = [
+)
+SESSION_OUTPUTS: tuple[SessionOutput, ...] = (
     session_exports,  # sessions/<id>.aics.json.gz, .hail.jsonl.gz, .md.gz (config.exports)
     session_single_file,  # sessions/<id>/<id>.html: the session as one self-contained file (exports "html")
-]
+)
 
 
-def aggregate_name(factory: Callable[[SiteConfig], Any]) -> str:
+def aggregate_name(factory: AggregateFactory) -> str:
     """An aggregate's name: its ``name`` attribute (it keys the aggregate's items in the cache)."""
     return str(getattr(factory, "name", factory.__name__))
 
 
-def aggregate_names() -> list[str]:
-    """The registered aggregates' names, in build order (read at each build: a benchmark may drop one)."""
-    return [aggregate_name(factory) for factory in AGGREGATES]
+def aggregate_names(factories: Sequence[AggregateFactory] = DEFAULT_AGGREGATES) -> list[str]:
+    """The aggregates' names, in build order."""
+    return [aggregate_name(factory) for factory in factories]

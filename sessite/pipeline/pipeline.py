@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,7 @@ from sessite.analyze.session import SessionSummary
 from sessite.config import SiteConfig
 from sessite.model import Problems
 from sessite.outputs.aggregate import Aggregate
-from sessite.outputs.registry import AGGREGATES, aggregate_names
+from sessite.outputs.registry import DEFAULT_AGGREGATES, AggregateFactory, aggregate_names
 from sessite.parallel import default_jobs
 from sessite.pipeline import cache as build_cache
 from sessite.pipeline.build_context import BuildContext
@@ -52,8 +52,15 @@ PARALLEL_MIN_BYTES = 2 << 20  # below this much input to render, worker processe
 Plan = list[tuple[tuple[str, Claim], SourceRecord | None]]  # per source: (key, claim), its reusable record
 
 
-def build(config: SiteConfig, progress: ProgressHook | None = None, defer: frozenset[str] = frozenset()) -> BuildReport:
+def build(
+    config: SiteConfig,
+    progress: ProgressHook | None = None,
+    defer: frozenset[str] = frozenset(),
+    outputs: Sequence[AggregateFactory] = DEFAULT_AGGREGATES,
+) -> BuildReport:
     """Build the whole site; problems are collected, never raised.
+
+    ``outputs``: the site-wide outputs (aggregates) to write, in order (``sessite.outputs.registry``).
 
     ``defer`` names aggregates that may keep their published files for now when
     only some sources changed (the preview server publishes changed pages
@@ -62,7 +69,7 @@ def build(config: SiteConfig, progress: ProgressHook | None = None, defer: froze
     be used safely.
     """
     started = time.perf_counter()
-    run = _BuildRun.start(config)
+    run = _BuildRun.start(config, tuple(outputs))
     with SiteWriter(run.report.output) as writer:
         plan = _plan(run.claims, run.old, writer, run.digests)
         run.report.reused = sum(1 for _, record in plan if record is not None)
@@ -119,21 +126,23 @@ class _BuildRun:
     theme: str
     old: BuildCache | None
     context: BuildContext
+    factories: tuple[AggregateFactory, ...]  # the aggregates' factories, in build order
     new: BuildCache = field(init=False)
     catalog: list[CatalogEntry] = field(default_factory=list)
     owners: dict[str, str] = field(default_factory=dict)  # session id -> the source it was first read from
     folded: dict[str, str] = field(default_factory=dict)  # casefolded id -> the id published (macOS, Windows)
     summaries: dict[str, SessionSummary] = field(default_factory=dict)  # session id -> what was published
-    names: list[str] = field(default_factory=aggregate_names)  # every aggregate, in build order
+    names: list[str] = field(init=False)  # every aggregate, in build order
     # source key -> (stamp, content hash) of a source to be read, taken before it is read
     digests: dict[str, tuple[Stamp, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.new = BuildCache(key=build_cache.cache_key(), theme=self.theme)
         self.report.catalog = self.catalog
+        self.names = aggregate_names(self.factories)
 
     @classmethod
-    def start(cls, config: SiteConfig) -> _BuildRun:
+    def start(cls, config: SiteConfig, factories: tuple[AggregateFactory, ...]) -> _BuildRun:
         """Check the folders, discover the sources, load the last build's cache when it still applies."""
         if config.output is None:
             raise ValueError("build() needs an output folder")
@@ -154,7 +163,7 @@ class _BuildRun:
         if old is not None and old.theme != theme:
             old = None
         context = BuildContext.for_config(config, cache_dir)
-        return cls(config, roots, problems, report, found.claims, cache_dir, theme, old, context)
+        return cls(config, roots, problems, report, found.claims, cache_dir, theme, old, context, factories)
 
     # ---- which aggregates
 
@@ -176,7 +185,7 @@ class _BuildRun:
             deferred = {n for n in self.names if n in defer and n in old.aggregates and _published(old, n, writer)}
         active = [
             (name, factory(self.config))
-            for factory, name in zip(AGGREGATES, self.names)
+            for factory, name in zip(self.factories, self.names)
             if rewrite and name not in deferred
         ]
         return _Aggregates(rewrite, active)
@@ -211,7 +220,7 @@ class _BuildRun:
         if sum(_size(t.path) for t in tasks) < PARALLEL_MIN_BYTES:
             jobs = 1
         context = self.context.with_spool(writer.spool_dir())  # workers render pages into files there
-        return run_sources(tasks, context, list(AGGREGATES), jobs)
+        return run_sources(tasks, context, self.factories, jobs)
 
     def _take_cached(
         self, key: str, claim: Claim, record: SourceRecord, writer: SiteWriter, aggregates: _Aggregates
@@ -275,7 +284,7 @@ class _BuildRun:
         self, key: str, claim: Claim, writer: SiteWriter, renames: dict[str, str] | None = None
     ) -> SourceResult:
         """Render one source in this process (a damaged cache entry, or ids to rename)."""
-        worker = SourceWorker(self.context.with_spool(writer.spool_dir()), list(AGGREGATES))
+        worker = SourceWorker(self.context.with_spool(writer.spool_dir()), self.factories)
         task = SourceTask(
             key, claim.reader.name, claim.path, self.problems.root, claim.group, tuple((renames or {}).items())
         )

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -23,9 +23,8 @@ from typing import Any
 from sessite.analyze.image_metadata import session_without_image_metadata
 from sessite.analyze.redact import Redactor
 from sessite.analyze.session import SessionSummary
-from sessite.config import SiteConfig
 from sessite.model import Problem, Problems
-from sessite.outputs.registry import SESSION_OUTPUTS, aggregate_name
+from sessite.outputs.registry import SESSION_OUTPUTS, AggregateFactory, aggregate_name
 from sessite.parallel import fork_call, parallel_map
 from sessite.pipeline.build_context import BuildContext
 from sessite.pipeline.folder_settings import LeaveOut
@@ -79,7 +78,7 @@ HelperShare = tuple[Spooled | None, Spooled, list[str]]  # a helper's pages (Non
 class SourceWorker:
     """Everything a process needs to render sources, built once: forked workers inherit it."""
 
-    def __init__(self, context: BuildContext, aggregate_factories: list[Callable[[SiteConfig], Any]]) -> None:
+    def __init__(self, context: BuildContext, aggregate_factories: Sequence[AggregateFactory]) -> None:
         self.config = context.config
         self.renderer = context.renderer()
         self.collectors = [(aggregate_name(f), f(context.config)) for f in aggregate_factories]
@@ -233,7 +232,7 @@ def discard(pages: Spooled | None) -> None:
 def run_sources(
     tasks: list[SourceTask],
     context: BuildContext,
-    factories: list[Callable[[SiteConfig], Any]],
+    factories: Sequence[AggregateFactory],
     jobs: int,
 ) -> Iterator[SourceResult]:
     """Results in task order, rendered by ``jobs`` forked workers (or here, for small jobs).

@@ -22,6 +22,7 @@ from sessite.readers.base import Reader, Sniff
 from sessite.readers.files import outside_archive
 from sessite.readers.formats import built_in
 from sessite.readers.limits import MAX_FOLDER_DEPTH
+from sessite.readers.plugins import PluginError, plugin_readers
 from sessite.readers.walk import walk
 
 # Files that are never sessions and not worth a warning.
@@ -46,9 +47,21 @@ _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".sessite-ca
 
 
 @lru_cache(maxsize=1)
+def _loaded() -> tuple[tuple[Reader, ...], tuple[PluginError, ...]]:
+    readers = built_in()
+    plugins, broken = plugin_readers(r.name for r in readers)
+    return readers + plugins, broken
+
+
 def registry() -> tuple[Reader, ...]:
-    """Every reader, in detection order."""
-    return built_in()
+    """Every reader, in detection order: the built-in formats, then the installed plugins."""
+    return _loaded()[0]
+
+
+def plugin_problems(problems: Problems) -> None:
+    """One problem line per reader plugin left out (``sessite.readers.plugins``)."""
+    for broken in _loaded()[1]:
+        problems.add(f"plugin {broken.name}", None, broken.message, "discover")
 
 
 @dataclass
@@ -155,7 +168,9 @@ def discover(
     first reader that detects it.
     Files a claimed source consumes (its companions) are not offered again.
     """
-    readers = readers or registry()
+    if not readers:
+        readers = registry()
+        plugin_problems(problems)
     if not isinstance(root, (str, os.PathLike)):
         return _discover_each(root, problems, readers, include, exclude)
     result = DiscoveryResult()

@@ -19,6 +19,7 @@ from jinja2 import (
     Environment,
     FileSystemBytecodeCache,
     FileSystemLoader,
+    PrefixLoader,
     StrictUndefined,
     select_autoescape,
 )
@@ -147,13 +148,20 @@ def line_count(text: str | None) -> int:
     return text.count("\n") + 1 if text else 0
 
 
+BUILT_IN_PREFIX = "sessite"  # {% extends "sessite:session.html" %}: the package's own template
+
+
 class Renderer:
     """Renders planned pages with one shared, autoescaping environment."""
 
     def __init__(
         self, site: dict[str, Any], user_template_dirs: tuple[Path, ...] = (), bytecode_dir: Path | None = None
     ) -> None:
-        loaders = [FileSystemLoader(str(p)) for p in user_template_dirs] + [FileSystemLoader(str(templates_dir()))]
+        built_in = FileSystemLoader(str(templates_dir()))
+        # "sessite:session.html" is always the built-in template, so an override of session.html can
+        # extend the very template it shadows (Pelican's "!simple/", Datasette's "default:").
+        prefixed = PrefixLoader({BUILT_IN_PREFIX: built_in}, delimiter=":")
+        loaders = [prefixed, *(FileSystemLoader(str(p)) for p in user_template_dirs), built_in]
         bytecode = None
         if bytecode_dir is not None:
             # Compiling the templates costs ~0.5 s a build; jinja keys this cache by each source's checksum.
