@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -160,7 +160,7 @@ class Session:
 
     id: str  # URL-safe, stable, unique across formats: use make_session_id()
     source: SourceRef
-    agent: str  # the tool that produced it: claude-code, codex, claude.ai, sage, ...
+    agent: str  # the tool that produced it, as its reader names it
     events: tuple[Event, ...]
     title: str | None = None
     started: datetime | None = None
@@ -296,54 +296,17 @@ def walk(events: tuple[Event, ...]) -> Iterator[Event]:
             yield from walk(event.children)
 
 
-# Blocks an agent or IDE puts into the user's turn: context, not the user's words.
-INJECTED_TAGS = frozenset(
-    {
-        # Claude Code
-        "ide_opened_file",
-        "ide_selection",
-        "ide_diagnostics",
-        "local-command-caveat",
-        "local-command-stdout",
-        "local-command-stderr",
-        "command-name",
-        "command-message",
-        "command-args",
-        "command-contents",
-        "system-reminder",
-        "system_reminder",
-        "user-prompt-submit-hook",
-        "bash-stdout",
-        "bash-stderr",
-        "task-notification",
-        "git-context",
-        "app-context",
-        # Codex
-        "environment_context",
-        "user_instructions",
-        "recommended_plugins",
-        "permissions instructions",
-        "plugins_instructions",
-        "skills_instructions",
-        "apps_instructions",
-        "collaboration_mode",
-        "multi_agent_mode",
-        "subagent_notification",
-        "system_notification",
-        "user_shell_command",
-        "turn_aborted",
-        "INSTRUCTIONS",
-        "skill",
-        # Cline, Cursor, Copilot and others
-        "environment_details",
-        "attached_files",
-        "external_links",
-        "current_datetime",
-        "custom_instruction",
-        "reminder",
-        "context",
-    }
-)
+# Tags of the blocks an agent or IDE puts into the user's turn: context, not the user's words.
+# The model names no agent: each reader declares its format's tags (``Reader.injected_tags``,
+# gathered here when the reader's class is defined), so a new format's tags never edit this file.
+_INJECTED_TAGS: set[str] = set()
+
+
+def declare_injected_tags(tags: Iterable[str]) -> None:
+    """Tags whose blocks ``user_words`` leaves out of a user's words (called by the readers)."""
+    _INJECTED_TAGS.update(tags)
+
+
 # Blocks that wrap the user's own words: their inside is kept.
 WRAPPER_TAGS = frozenset({"user_query", "user_message", "task", "feedback", "answer", "bash-input"})
 _TAG = re.compile(r"<(/?)([A-Za-z][\w -]{0,40}?)((?:\s[^<>]{0,200})?)>")
@@ -363,7 +326,7 @@ def user_words(text: str) -> str:
         closing, name = match.group(1), match.group(2).strip()
         out.append(text[pos : match.start()])
         pos = match.end()
-        if closing or name not in INJECTED_TAGS:
+        if closing or name not in _INJECTED_TAGS:
             if name not in WRAPPER_TAGS:
                 out.append(match.group())
             continue

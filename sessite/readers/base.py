@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sessite.model import Problems, Session
+from sessite.model import Problems, Session, declare_injected_tags
 from sessite.readers.files import decode_bytes
 from sessite.readers.finish import with_sound_fields, with_unread_lines, without_surrogates
 from sessite.readers.merge import distinct_ids, merge_copies
@@ -183,6 +183,21 @@ LONG_LINE_BYTES = 64 * 1024 * 1024
 _CHUNK = 1024 * 1024
 
 
+# Blocks that IDE agents (Cline, Cursor, Copilot and others) put into a user's turn.
+COMMON_INJECTED_TAGS = frozenset(
+    {
+        "environment_details",
+        "attached_files",
+        "external_links",
+        "current_datetime",
+        "custom_instruction",
+        "reminder",
+        "context",
+    }
+)
+declare_injected_tags(COMMON_INJECTED_TAGS)
+
+
 class Reader:
     """One per format. Stateless: path in, sessions out.
 
@@ -196,6 +211,13 @@ class Reader:
     # committed ``.crush/``, ``.aider.chat.history.md``); every other dot-name is skipped.
     dot_names: tuple[str, ...] = ()
     agent: str = ""  # the agent's name in ``sessite discover`` ("qwen-code"); "" when the reader declares no folders
+    # Tags of the blocks this format's agent puts into a user's turn (context, not the user's words):
+    # titles leave them out (``model.user_words``). Declared when the class is defined.
+    injected_tags: frozenset[str] = COMMON_INJECTED_TAGS
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        declare_injected_tags(cls.injected_tags)
 
     def detect(self, sniff: Sniff) -> bool:
         """Cheap sniff: name pattern plus the first record(s); never the whole file."""

@@ -17,7 +17,7 @@ from sessite.readers.formats.claude_code.flat import (
 )
 from sessite.readers.formats.claude_code.layout import agent_meta_path, main_file_of_agent, nested_files
 from sessite.readers.formats.claude_code.session import read_flat_group, read_main, read_standalone_agent
-from sessite.readers.formats.claude_code.vocabulary import AGENT, NAME, UUID_LIKE
+from sessite.readers.formats.claude_code.vocabulary import AGENT, INJECTED_TAGS, NAME, UUID_LIKE
 from sessite.readers.platform import Platform
 
 _SNIFF_LINES = 400
@@ -27,6 +27,7 @@ class ClaudeCodeReader(Reader):
     name = NAME
     claims_directories = False
     agent = AGENT
+    injected_tags = Reader.injected_tags | INJECTED_TAGS
 
     def default_folders(self, plat: Platform) -> list[Path]:
         """``projects`` in ``$CLAUDE_CONFIG_DIR`` (when set) and in ``~/.claude``."""

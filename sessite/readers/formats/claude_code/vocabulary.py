@@ -9,6 +9,30 @@ from sessite.model import ToolCategory
 NAME = "claude_code"
 AGENT = "claude-code"
 
+# Blocks Claude Code (and its IDE extensions) put into a user's turn: context, not the user's words.
+INJECTED_TAGS = frozenset(
+    {
+        "ide_opened_file",
+        "ide_selection",
+        "ide_diagnostics",
+        "local-command-caveat",
+        "local-command-stdout",
+        "local-command-stderr",
+        "command-name",
+        "command-message",
+        "command-args",
+        "command-contents",
+        "system-reminder",
+        "system_reminder",
+        "user-prompt-submit-hook",
+        "bash-stdout",
+        "bash-stderr",
+        "task-notification",
+        "git-context",
+        "app-context",
+    }
+)
+
 # Claude Code's own tool names; the names it shares with other agents are in readers.tools.
 OWN_TOOL_CATEGORIES = {"NotebookRead": ToolCategory.READ}
 TASK_TOOLS = {"Task", "Agent"}  # the calls that spawn a sub-agent

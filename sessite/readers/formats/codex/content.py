@@ -37,6 +37,9 @@ _INJECTED_TAGS = {
     "multi_agent_mode": "Multi-agent mode",
     "app-context": "App context",
 }
+# Every tag whose block titles leave out (``Reader.injected_tags``): the ones above, and two
+# Codex writes inside other text.
+INJECTED_TAGS = frozenset(_INJECTED_TAGS) | {"system_notification", "INSTRUCTIONS"}
 _WHOLE_TAG = re.compile(r"^<([a-z][a-z_ -]{2,40})>[\s\S]*</\1>$")
 _AGENTS_HEADING = "# AGENTS.md instructions"
 _USER_REQUEST = "## My request for Codex:"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from sessite.model import Problems, Session
 from sessite.readers.base import Reader, Sniff
+from sessite.readers.formats.codex.content import INJECTED_TAGS
 from sessite.readers.formats.codex.family import family_of, head_of
 from sessite.readers.formats.codex.layout import AGENT, ENVELOPE_TYPES, META_HEAD, NAME, is_bare_item, is_legacy_header
 from sessite.readers.formats.codex.nest import read_family, read_rollout
@@ -16,6 +17,7 @@ from sessite.readers.platform import Platform
 class CodexReader(Reader):
     name = NAME
     agent = AGENT
+    injected_tags = Reader.injected_tags | INJECTED_TAGS
 
     def default_folders(self, plat: Platform) -> list[Path]:
         """``sessions`` and ``archived_sessions`` in ``$CODEX_HOME`` (``~/.codex`` by default)."""
