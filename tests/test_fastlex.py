@@ -1,9 +1,9 @@
-"""sessite/render/fastlex.py: the joined-regex loop yields exactly pygments' own tokens."""
+"""sessite/speedups/fastlex.py: the joined-regex loop yields exactly pygments' own tokens."""
 
 import pytest
 from pygments.lexers import get_all_lexers, get_lexer_by_name
 
-from sessite.render import fastlex
+from sessite.speedups import fastlex
 
 SAMPLES = [
     'def f(x: int = 0x1F) -> str:\n    """doc"""\n    return rf"{x!r:>4}" + b\'\\x00\' # note\n',

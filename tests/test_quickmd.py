@@ -1,10 +1,10 @@
-"""sessite/render/quickmd.py: the common markdown drawn without mistune, with mistune's bytes."""
+"""sessite/speedups/quickmd.py: the common markdown drawn without mistune, with mistune's bytes."""
 
 import pytest
 from test_markup import _message_texts
 
 import sessite.render.markup as m
-from sessite.render import quickmd
+from sessite.speedups import quickmd
 
 QUICK = [
     "## The fix\n\nThe parser dropped the **last** field: see `parse()`.\n\n- **one**: a\n- `two()` b",

@@ -22,7 +22,8 @@ from pygments.styles import get_style_by_name
 from pygments.token import STANDARD_TYPES, Token, Whitespace, _TokenType
 from pygments.util import ClassNotFound
 
-from sessite.render import fastlex, quickmd
+from sessite import speedups
+from sessite.speedups import fastlex, quickmd
 
 # Beyond this, highlighting costs more than it helps: plain escaped <pre>.
 HIGHLIGHT_LIMIT = 64 * 1024
@@ -138,7 +139,8 @@ def _highlighted(code: str, lexer: Lexer) -> str:
     out: list[str] = []
     run_class = ""
     run: list[str] = []  # the text of the tokens of one class so far (``_spans``, inlined: one call per block)
-    for _, token, value in fastlex.tokens(lexer, code):
+    tokens = fastlex.tokens(lexer, code) if speedups.ENABLED else lexer.get_tokens_unprocessed(code)
+    for _, token, value in tokens:
         cls = classes[token]
         if cls != run_class:
             if run:
@@ -232,12 +234,12 @@ def markdown(text: str) -> Markup:
         return Markup('<pre class="plain">') + escape(text) + Markup("</pre>")
     if _PLAIN_PROSE.fullmatch(text) and not _NOT_PLAIN.search(text):
         return Markup(_paragraphs(text))
-    quick = quickmd.render(text, _block_code)
+    quick = quickmd.render(text, _block_code) if speedups.ENABLED else None
     return Markup(_markdown(text) if quick is None else quick)
 
 
 def _block_code(code: str, info: str | None) -> str:
-    """A fenced block's HTML, for mistune's renderer and sessite/render/quickmd.py alike."""
+    """A fenced block's HTML, for mistune's renderer and sessite/speedups/quickmd.py alike."""
     return str(highlight_code(code, info))
 
 

@@ -7,10 +7,8 @@ template (or just ``_event.html``) without copying the rest.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from json.encoder import encode_basestring as _encode_string
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +23,7 @@ from jinja2 import (
 )
 from markupsafe import Markup
 
-from sessite import __version__
+from sessite import __version__, speedups
 from sessite.render.charts import format_count as compact_count
 from sessite.render.charts import format_seconds
 from sessite.render.insights import register_jinja as register_insights
@@ -33,6 +31,7 @@ from sessite.render.markup import element_text, highlight_code, markdown, render
 from sessite.render.pages import Page
 from sessite.render.reflinks import RefHelpers
 from sessite.render.resources import templates_dir
+from sessite.speedups import pretty
 
 
 def format_time(value: datetime | None) -> str:
@@ -55,61 +54,14 @@ def format_count(value: int | None) -> str:
 
 
 def pretty_json(value: Any) -> str:
+    """A tool call's input (or any JSON value) as ``json.dumps(indent=2)`` prints it."""
     if isinstance(value, str):
         return value
-    out: list[str] = []
-    try:
-        _pretty(value, "\n", out)
-    except _NotPlain:
-        return json.dumps(value, ensure_ascii=False, indent=2, default=str)
-    return "".join(out)
-
-
-class _NotPlain(Exception):
-    """A value ``_pretty`` leaves to json.dumps (a key that is not a string, an object)."""
-
-
-def _pretty(value: Any, newline: str, out: list[str]) -> None:
-    """What ``json.dumps(value, ensure_ascii=False, indent=2)`` writes, for JSON's own types.
-
-    json.dumps has no C encoder once ``indent`` is set; a tool call's input is printed
-    for every call, so this walks it with the C string encoder instead."""
-    kind = type(value)
-    if kind is str:
-        out.append(_encode_string(value))
-    elif kind is dict or kind is list or kind is tuple:
-        _pretty_container(value, newline, out)
-    elif value is None or value is True or value is False:
-        out.append("null" if value is None else ("true" if value else "false"))
-    elif kind is int:
-        out.append(int.__repr__(value))
-    elif kind is float and math.isfinite(value):
-        out.append(float.__repr__(value))
-    else:
-        raise _NotPlain
-
-
-def _pretty_container(value: dict[Any, Any] | list[Any] | tuple[Any, ...], newline: str, out: list[str]) -> None:
-    if not value:
-        out.append("{}" if type(value) is dict else "[]")
-        return
-    inner = newline + "  "
-    comma = "," + inner
-    if type(value) is dict:
-        out.append("{" + inner)
-        for i, (key, item) in enumerate(value.items()):
-            if type(key) is not str:
-                raise _NotPlain
-            out.append(_encode_string(key) + ": " if i == 0 else comma + _encode_string(key) + ": ")
-            _pretty(item, inner, out)
-        out.append(newline + "}")
-    else:
-        out.append("[" + inner)
-        for i, item in enumerate(value):
-            if i:
-                out.append(comma)
-            _pretty(item, inner, out)
-        out.append(newline + "]")
+    if speedups.ENABLED:
+        fast = pretty.dumps(value)
+        if fast is not None:
+            return fast
+    return json.dumps(value, ensure_ascii=False, indent=2, default=str)
 
 
 def _sides(diff: str) -> tuple[list[str], list[str]]:
