@@ -465,7 +465,7 @@ def scan_output(self, writer, early=None):
         early.cancel()
     found.extend(scan_site(writer, self.config, False, self.config.jobs or 1, None))
     return True
-pipeline._Run.scan_output = scan_output
+pipeline._BuildRun.scan_output = scan_output
 from sessite.cli import main
 try:
     main(sys.argv[2:], prog_name="sessite")
