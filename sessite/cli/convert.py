@@ -68,7 +68,7 @@ def convert_command(
 
     A folder OUTPUT gets one file per session; a file OUTPUT holds every session
     (AICS) or the only one (HAIL, Markdown, HTML). Reading an AICS or HAIL file sessite
-    wrote gives back the same session (see the README's "Round trips").
+    wrote gives back the same session (see docs/exports.md, "Round trips").
     """
 
     try:

@@ -8,7 +8,7 @@ What a format has no field for travels in its extension slot under the key
 back the same session (``sessite.readers.sessite_extension``); other tools
 ignore it.
 
-What still changes on a round trip (see README "Round trips"): the session id
+What still changes on a round trip (see docs/exports.md, "Round trips"): the session id
 gains the reader's prefix (``aics-…``/``hail-…``), ``source`` names the export
 file, and values the model holds that JSON cannot (tuples inside tool input,
 datetimes inside metadata) come back as their JSON form.

@@ -72,7 +72,7 @@ def anchor_ids(events: tuple[Event, ...]) -> dict[str, str]:
 def build_view(session: Session, part_bytes: int | None = None) -> SessionView:
     """Pair each tool call with its results and sub-agents, and plan the parts of a big session.
 
-    A session whose estimated HTML passes ``part_bytes`` (default ``parts.PART_BYTES``)
+    A session whose estimated HTML passes ``part_bytes`` (default ``paging.PART_BYTES``)
     is split into pages (``sessite/site/paging.py``).
     """
     view = SessionView(
