@@ -157,6 +157,45 @@ def load_config_file(path: Path) -> dict[str, Any]:
     return settings_from_dict(data, str(path), path.parent)
 
 
+def _redact_patterns(entries: Any, source: str) -> tuple[tuple[str, str], ...]:
+    """``redact_patterns``: a list of ``{kind, pattern}`` tables whose regex compiles."""
+    if not isinstance(entries, list):
+        raise ConfigFileError(f"{source}: 'redact_patterns' must be {KEYS['redact_patterns']}")
+    patterns = []
+    for i, entry in enumerate(entries):
+        where = f"redact_patterns[{i}]"
+        if not isinstance(entry, dict):
+            raise ConfigFileError(f"{source}: '{where}' must be a table with 'kind' and 'pattern'")
+        extra = [k for k in entry if k not in ("kind", "pattern")]
+        if extra:
+            raise ConfigFileError(f"{source}: unknown key '{where}.{extra[0]}' (a pattern has 'kind' and 'pattern')")
+        if not isinstance(entry.get("kind"), str) or not isinstance(entry.get("pattern"), str):
+            raise ConfigFileError(f"{source}: '{where}' needs a string 'kind' and a string 'pattern'")
+        try:
+            compile_extra(entry["kind"], entry["pattern"])
+        except RedactionConfigError as exc:
+            raise ConfigFileError(f"{source}: '{where}': {exc}") from None
+        patterns.append((entry["kind"], entry["pattern"]))
+    return tuple(patterns)
+
+
+def _folders(data: dict[str, Any], source: str, base: Path | None) -> dict[str, Any]:
+    """``templates`` and ``static``: folders, relative to the settings file, that exist."""
+    out: dict[str, Any] = {}
+    for key, field_name in (("templates", "template_dirs"), ("static", "static_dirs")):
+        if key not in data:
+            continue
+        value = [data[key]] if isinstance(data[key], str) else data[key]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigFileError(f"{source}: '{key}' must be {KEYS[key]}")
+        folders = tuple((base or Path()) / folder for folder in value)
+        missing = [str(f) for f in folders if not f.is_dir()]
+        if missing:
+            raise ConfigFileError(f"{source}: '{key}': {missing[0]} is not a folder")
+        out[field_name] = folders
+    return out
+
+
 def settings_from_dict(data: dict[str, Any], source: str = CONFIG_NAME, base: Path | None = None) -> dict[str, Any]:
     """``data`` checked key by key; ``base``: the folder relative ``templates``/``static`` paths start from."""
     unknown = [k for k in data if k not in KEYS]
@@ -188,27 +227,7 @@ def settings_from_dict(data: dict[str, Any], source: str = CONFIG_NAME, base: Pa
             raise fail("redact")
         out["redact"] = data["redact"]
     if "redact_patterns" in data:
-        entries = data["redact_patterns"]
-        if not isinstance(entries, list):
-            raise fail("redact_patterns")
-        patterns = []
-        for i, entry in enumerate(entries):
-            where = f"redact_patterns[{i}]"
-            if not isinstance(entry, dict):
-                raise ConfigFileError(f"{source}: '{where}' must be a table with 'kind' and 'pattern'")
-            extra = [k for k in entry if k not in ("kind", "pattern")]
-            if extra:
-                raise ConfigFileError(
-                    f"{source}: unknown key '{where}.{extra[0]}' (a pattern has 'kind' and 'pattern')"
-                )
-            if not isinstance(entry.get("kind"), str) or not isinstance(entry.get("pattern"), str):
-                raise ConfigFileError(f"{source}: '{where}' needs a string 'kind' and a string 'pattern'")
-            try:
-                compile_extra(entry["kind"], entry["pattern"])
-            except RedactionConfigError as exc:
-                raise ConfigFileError(f"{source}: '{where}': {exc}") from None
-            patterns.append((entry["kind"], entry["pattern"]))
-        out["redact_patterns"] = tuple(patterns)
+        out["redact_patterns"] = _redact_patterns(data["redact_patterns"], source)
     if "redact_allow" in data:
         out["redact_allow"] = strings("redact_allow")
     if "redact_pii" in data:
@@ -234,11 +253,5 @@ def settings_from_dict(data: dict[str, Any], source: str = CONFIG_NAME, base: Pa
         out["forge_url"] = forge
     if "exports" in data:
         out["exports"] = parse_exports(data["exports"], f"{source}: 'exports'")
-    for key, field_name in (("templates", "template_dirs"), ("static", "static_dirs")):
-        if key in data:
-            folders = tuple((base or Path()) / folder for folder in strings(key))
-            missing = [str(f) for f in folders if not f.is_dir()]
-            if missing:
-                raise ConfigFileError(f"{source}: '{key}': {missing[0]} is not a folder")
-            out[field_name] = folders
+    out.update(_folders(data, source, base))
     return out

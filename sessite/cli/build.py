@@ -18,7 +18,7 @@ from sessite.cli.options import (
 from sessite.config import (
     SiteConfig,
 )
-from sessite.pipeline import build
+from sessite.pipeline import BuildReport, build
 from sessite.pipeline.github_pages import pages_limit_warnings
 from sessite.pipeline.report import problem_lines
 from sessite.publish.writer import OutputError
@@ -83,15 +83,7 @@ def build_command(
     redact_pii: bool = False,
 ) -> None:
     """Build a static site from ARCHIVE (a folder of session files in any supported format)."""
-    roots: list[Path] = [archive] if archive is not None else []
-    if use_discover:
-        roots += [root for loc in find_locations(agent_dirs) for root in loc.roots]
-        if not roots:
-            raise click.ClickException("no agent folders found on this machine (see 'sessite discover')")
-    elif archive is None:
-        raise click.UsageError("give an ARCHIVE folder, or --discover to build the agent folders found on this machine")
-    elif agent_dirs:
-        raise click.UsageError("--agent-dir only applies with --discover")
+    roots = _roots(archive, use_discover, agent_dirs)
     config = SiteConfig(
         archive=roots[0],
         output=output,
@@ -117,6 +109,29 @@ def build_command(
         raise click.ClickException(str(exc)) from None
     except OSError as exc:  # disk full, read-only, permission denied: one line; the writer kept the previous site
         raise click.ClickException(os_error_line(exc)) from None
+    _print_report(report, quiet)
+    if not report.published:
+        sys.exit(1)
+    if strict and report.problems:
+        sys.exit(2)
+
+
+def _roots(archive: Path | None, use_discover: bool, agent_dirs: tuple[str, ...]) -> list[Path]:
+    """The folders to build: ARCHIVE, and with --discover the agent folders found on this machine."""
+    roots: list[Path] = [archive] if archive is not None else []
+    if use_discover:
+        roots += [root for loc in find_locations(agent_dirs) for root in loc.roots]
+        if not roots:
+            raise click.ClickException("no agent folders found on this machine (see 'sessite discover')")
+    elif archive is None:
+        raise click.UsageError("give an ARCHIVE folder, or --discover to build the agent folders found on this machine")
+    elif agent_dirs:
+        raise click.UsageError("--agent-dir only applies with --discover")
+    return roots
+
+
+def _print_report(report: BuildReport, quiet: bool) -> None:
+    """Problem lines, the summary line, the redaction counts, the output scan's findings, size warnings."""
     for line in problem_lines(report.problems):
         click.echo(line, err=True)
     click.echo(report.summary_line())
@@ -128,10 +143,6 @@ def build_command(
     if report.published:
         for warning in pages_limit_warnings(report.sizes or report.output):  # (sizes: no second walk of the site)
             click.echo(f"warning: {warning}", err=True)
-    if not report.published:
-        sys.exit(1)
-    if strict and report.problems:
-        sys.exit(2)
 
 
 def _build_with_progress(config: SiteConfig, show: bool):

@@ -63,29 +63,8 @@ def pages_limit_warnings(
 WORKFLOW_PATH = Path(".github/workflows/sessite-pages.yml")
 
 
-def github_pages_workflow(
-    archive: str = "sessions",
-    output: str = "_site",
-    install: str | None = None,
-    branch: str = "main",
-    python: str = "3.12",
-) -> str:
-    """A GitHub Actions workflow: build the archive with sessite, deploy with the official Pages actions."""
-    install = install or f"sessite=={__version__}"
-    for name, value in (
-        ("archive", archive),
-        ("output", output),
-        ("install", install),
-        ("branch", branch),
-        ("python", python),
-    ):
-        if (
-            not value
-            or any(c in value for c in "\n\r\"'`$\\")
-            or value.startswith(("-", "{", "[", "&", "*", "!", "|", ">", "%", "@"))
-        ):
-            raise ValueError(f"{name} {value!r} cannot go in the workflow (no quotes, $, backslashes or newlines)")
-    return f"""# Publishes the session archive in {archive}/ to GitHub Pages with sessite.
+# The workflow, filled in by github_pages_workflow ({{ and }} are literal braces).
+_WORKFLOW = """# Publishes the session archive in {archive}/ to GitHub Pages with sessite.
 # Written by `sessite init --github-pages`. In the repository's settings, under
 # Pages, set "Build and deployment" to "GitHub Actions".
 # Secrets are redacted by default; settings live in {archive}/sessite.toml.
@@ -136,3 +115,28 @@ jobs:
         id: deployment
         uses: actions/deploy-pages@v4
 """
+
+
+def github_pages_workflow(
+    archive: str = "sessions",
+    output: str = "_site",
+    install: str | None = None,
+    branch: str = "main",
+    python: str = "3.12",
+) -> str:
+    """A GitHub Actions workflow: build the archive with sessite, deploy with the official Pages actions."""
+    install = install or f"sessite=={__version__}"
+    for name, value in (
+        ("archive", archive),
+        ("output", output),
+        ("install", install),
+        ("branch", branch),
+        ("python", python),
+    ):
+        if (
+            not value
+            or any(c in value for c in "\n\r\"'`$\\")
+            or value.startswith(("-", "{", "[", "&", "*", "!", "|", ">", "%", "@"))
+        ):
+            raise ValueError(f"{name} {value!r} cannot go in the workflow (no quotes, $, backslashes or newlines)")
+    return _WORKFLOW.format(archive=archive, output=output, install=install, branch=branch, python=python)

@@ -23,7 +23,7 @@ from sessite.readers.files import outside_archive
 from sessite.readers.formats import built_in
 from sessite.readers.limits import MAX_FOLDER_DEPTH
 from sessite.readers.plugins import PluginError, plugin_readers
-from sessite.readers.walk import walk
+from sessite.readers.walk import Folder, walk
 
 # Files that are never sessions and not worth a warning.
 _QUIET_SUFFIXES = {
@@ -180,46 +180,70 @@ def discover(
         if keep.allows(root):
             _offer_file(root, file_readers, result, problems, set())  # a root given as a symlink is fine
         return result
-    dir_readers = [r for r in readers if r.claims_directories]
-    dot_names = {name for r in readers for name in r.dot_names}  # hidden names a format lives under
-    consumed: set[Path] = set()
+    walker = _Walker(readers, file_readers, keep, result, problems)
     for listing in walk(
         root,
         onerror=lambda e: problems.add(e.filename or root, None, f"cannot list: {e.strerror}", "discover"),
         too_deep=lambda p: problems.add(p, None, TOO_DEEP, "discover"),
     ):
-        here, dirnames, filenames = Path(listing.path), listing.dirs, listing.files
+        walker.folder(Path(listing.path), listing)
+    result.claims = group_copies(result.claims)
+    return result
+
+
+class _Walker:
+    """One discovery's walk: what each folder offers to the readers, and what was consumed so far."""
+
+    def __init__(
+        self,
+        readers: Sequence[Reader],
+        file_readers: list[Reader],
+        keep: SourceFilter,
+        result: DiscoveryResult,
+        problems: Problems,
+    ) -> None:
+        self.file_readers = file_readers
+        self.dir_readers = [r for r in readers if r.claims_directories]
+        self.dot_names = {name for r in readers for name in r.dot_names}  # hidden names a format lives under
+        self.keep = keep
+        self.result = result
+        self.problems = problems
+        self.consumed: set[Path] = set()
+
+    def folder(self, here: Path, listing: Folder) -> None:
+        """Offer the folder to the folder formats, then its files to the file formats."""
+        dirnames, filenames = listing.dirs, listing.files
         for name, kind in sorted(listing.odd):
-            if (not name.startswith(".") or name in dot_names) and keep.allows(here / name):
-                problems.add(here / name, None, f"{kind}, not a regular file; skipped", "discover")
+            if (not name.startswith(".") or name in self.dot_names) and self.keep.allows(here / name):
+                self.problems.add(here / name, None, f"{kind}, not a regular file; skipped", "discover")
         dirnames[:] = sorted(
             d
             for d in dirnames
-            if d not in _SKIP_DIRS and (not d.startswith(".") or d in dot_names) and not keep.excludes(here / d)
+            if d not in _SKIP_DIRS
+            and (not d.startswith(".") or d in self.dot_names)
+            and not self.keep.excludes(here / d)
         )
         for name in dirnames:
             if (here / name).is_symlink():  # not walked (os.walk keeps to real folders): only said when it leads out
-                outside_archive(here / name, problems, "discover")
+                outside_archive(here / name, self.problems, "discover")
         folder = Sniff(here)
-        claimed = next((r for r in dir_readers if _detects(r, folder, problems)), None)
-        if claimed is not None and not keep.allows(here):
+        claimed = next((r for r in self.dir_readers if _detects(r, folder, self.problems)), None)
+        if claimed is not None and not self.keep.allows(here):
             # a filtered-out folder source: its files are not offered alone
-            consumed.update(_companions(claimed, here, problems))
+            self.consumed.update(_companions(claimed, here, self.problems))
         elif claimed is not None:
             # The folder's own files are consumed; anything else in it (e.g. Claude Code
             # sessions sharing ~/.claude/projects with sage) is still offered below.
-            _claim(claimed, here, result, consumed, problems)
+            _claim(claimed, here, self.result, self.consumed, self.problems)
         for name in sorted(filenames):
-            if name.startswith(".") and name not in dot_names:
+            if name.startswith(".") and name not in self.dot_names:
                 continue
             path = here / name
-            if path in consumed or not keep.allows(path):
+            if path in self.consumed or not self.keep.allows(path):
                 continue
-            if path.is_symlink() and outside_archive(path, problems, "discover"):
+            if path.is_symlink() and outside_archive(path, self.problems, "discover"):
                 continue
-            _offer_file(path, file_readers, result, problems, consumed)
-    result.claims = group_copies(result.claims)
-    return result
+            _offer_file(path, self.file_readers, self.result, self.problems, self.consumed)
 
 
 def _discover_each(

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from datetime import datetime
 from functools import partial
+from typing import Any
 
 from sessite.model import Event, walk
 from sessite.readers.base import parse_time
@@ -197,82 +199,78 @@ def refs_get(catalog: Catalog, id: str, max_mentions: int) -> dict:  # noqa: A00
     }
 
 
+# The tools agents call: (name, description, parameters, function of the catalog and the arguments).
+_TOOLS: tuple[tuple[str, str, tuple[Param, ...], Callable[..., Any]], ...] = (
+    (
+        "refs.list",
+        "Git refs (branches, commits, issues/PRs, tags) found in the archive, by repository",
+        (
+            Param("kind", "string", "branch, commit, issue, mr or tag"),
+            Param("repo", "string", "part of the repository name"),
+            Param("limit", "integer", "page size", default=50, minimum=1, maximum=500),
+            Param("offset", "integer", "page start", default=0, minimum=0),
+        ),
+        refs_list,
+    ),
+    (
+        "refs.get",
+        "One git ref: its sessions and the events that mention it, with snippets",
+        (
+            Param("id", "string", "ref id from refs.list", required=True),
+            Param("max_mentions", "integer", "mentions per session", default=5, minimum=0, maximum=100),
+        ),
+        refs_get,
+    ),
+    (
+        "sessions.list",
+        "List sessions, newest first, filtered by agent, project and start time",
+        (
+            Param("agent", "string", "agent/tool name, e.g. claude-code"),
+            Param("project", "string", "project name"),
+            Param("since", "string", "ISO 8601 start time lower bound"),
+            Param("until", "string", "ISO 8601 start time upper bound"),
+            Param("limit", "integer", "page size", default=20, minimum=1, maximum=200),
+            Param("offset", "integer", "page start", default=0, minimum=0),
+        ),
+        sessions_list,
+    ),
+    (
+        "sessions.get",
+        "A session's metadata and events, paginated; long text truncated",
+        (
+            Param("id", "string", "session id", required=True),
+            Param("offset", "integer", "first event", default=0, minimum=0),
+            Param("limit", "integer", "events per page", default=50, minimum=1, maximum=200),
+            Param(
+                "max_chars",
+                "integer",
+                "characters of text per event",
+                default=TEXT_LIMIT,
+                minimum=50,
+                maximum=20000,
+            ),
+        ),
+        sessions_get,
+    ),
+    (
+        "sessions.search",
+        "Full-text search across every session's events, ranked, with snippets",
+        (
+            Param("query", "string", "words to find", required=True),
+            Param("limit", "integer", "results", default=10, minimum=1, maximum=100),
+            Param("agent", "string", "only this agent"),
+            Param("project", "string", "only this project"),
+        ),
+        sessions_search,
+    ),
+)
+
+
 def make_registry(catalog: Catalog) -> Registry:
     """The tools agents call, each bound to the catalog."""
     reg = Registry()
-
-    reg.add(
-        Tool(
-            "refs.list",
-            "Git refs (branches, commits, issues/PRs, tags) found in the archive, by repository",
-            (
-                Param("kind", "string", "branch, commit, issue, mr or tag"),
-                Param("repo", "string", "part of the repository name"),
-                Param("limit", "integer", "page size", default=50, minimum=1, maximum=500),
-                Param("offset", "integer", "page start", default=0, minimum=0),
-            ),
-            partial(refs_list, catalog),
-        )
-    )
-    reg.add(
-        Tool(
-            "refs.get",
-            "One git ref: its sessions and the events that mention it, with snippets",
-            (
-                Param("id", "string", "ref id from refs.list", required=True),
-                Param("max_mentions", "integer", "mentions per session", default=5, minimum=0, maximum=100),
-            ),
-            partial(refs_get, catalog),
-        )
-    )
-    reg.add(
-        Tool(
-            "sessions.list",
-            "List sessions, newest first, filtered by agent, project and start time",
-            (
-                Param("agent", "string", "agent/tool name, e.g. claude-code"),
-                Param("project", "string", "project name"),
-                Param("since", "string", "ISO 8601 start time lower bound"),
-                Param("until", "string", "ISO 8601 start time upper bound"),
-                Param("limit", "integer", "page size", default=20, minimum=1, maximum=200),
-                Param("offset", "integer", "page start", default=0, minimum=0),
-            ),
-            partial(sessions_list, catalog),
-        )
-    )
-    reg.add(
-        Tool(
-            "sessions.get",
-            "A session's metadata and events, paginated; long text truncated",
-            (
-                Param("id", "string", "session id", required=True),
-                Param("offset", "integer", "first event", default=0, minimum=0),
-                Param("limit", "integer", "events per page", default=50, minimum=1, maximum=200),
-                Param(
-                    "max_chars",
-                    "integer",
-                    "characters of text per event",
-                    default=TEXT_LIMIT,
-                    minimum=50,
-                    maximum=20000,
-                ),
-            ),
-            partial(sessions_get, catalog),
-        )
-    )
-    reg.add(
-        Tool(
-            "sessions.search",
-            "Full-text search across every session's events, ranked, with snippets",
-            (
-                Param("query", "string", "words to find", required=True),
-                Param("limit", "integer", "results", default=10, minimum=1, maximum=100),
-                Param("agent", "string", "only this agent"),
-                Param("project", "string", "only this project"),
-            ),
-            partial(sessions_search, catalog),
-        )
-    )
+    for name, description, params, function in _TOOLS:
+        reg.add(Tool(name, description, params, partial(function, catalog)))
     return reg
 
 
