@@ -93,7 +93,7 @@ class Block:
 # events would otherwise hold an empty dict each (64 bytes apiece). Events are frozen and
 # nothing changes a ``meta`` in place (a reader builds a new dict), so one plain dict is
 # safe to share; a plain dict (not a read-only subclass) keeps redaction from copying it.
-# tests/test_untrusted_values.py checks it is still empty after reading every fixture.
+# tests/render/test_untrusted_values.py checks it is still empty after reading every fixture.
 NO_META: Mapping[str, Any] = {}
 
 

@@ -22,7 +22,7 @@ from urllib.parse import unquote, urlsplit
 from bs4 import BeautifulSoup
 
 from sessite.config import SiteConfig
-from sessite.model import Problems, Session
+from sessite.model import Problems, Session, walk
 from sessite.pipeline import BuildReport, build
 from sessite.readers import Claim, DiscoveryResult, discover, registry
 from sessite.render.pages import session_pages
@@ -184,3 +184,14 @@ def scan_site(site: Path, needles: dict[str, list[str]]) -> dict[str, list[str]]
             if any(n in t for t in texts for n in pieces):
                 found.setdefault(label, []).append(path.relative_to(site).as_posix())
     return found
+
+
+def message_texts() -> list[str]:
+    """Every message text of the test fixtures, the example archive and the shared real logs
+    (when present): what the markdown equivalence tests compare on."""
+    texts = []
+    for root in (FIXTURES, EXAMPLE, *(p for p in [REPO.parent / "shared" / "formats" / "real"] if p.is_dir())):
+        problems = Problems()
+        for claim in discover([root], problems).claims:
+            texts += [e.text for s in claim.read(problems) for e in walk(s.events) if e.text]
+    return texts

@@ -246,7 +246,7 @@ def _block_code(code: str, info: str | None) -> str:
 # Prose in which markdown finds nothing to do: words, digits and sentence punctuation, no
 # space at a line's ends (indented code, a hard break), no line that starts a numbered
 # list. Most of a session's messages are such prose; they skip mistune, with the same
-# bytes out (tests/test_markup.py compares the two on every message of the test data).
+# bytes out (tests/render/test_markup.py compares the two on every message of the test data).
 _PLAIN_PROSE = re.compile(r"[A-Za-z0-9,.;:?!'\"() \n]*")
 _NOT_PLAIN = re.compile(r"^ | $|  |^[0-9]+[.)]", re.MULTILINE)
 _BLANK_LINES = re.compile(r"\n{2,}")

@@ -12,7 +12,7 @@ first character. Each rule keeps its flags in a scoped group.
 A rule that could read differently inside a bigger pattern (group references,
 verbose mode) is tried alone, in its place. Rules with callbacks get their own
 match again, with their own group numbers. Lexers that are not plain RegexLexers
-keep their own loop. Same tokens out (tests/test_fastlex.py compares them).
+keep their own loop. Same tokens out (tests/speedups/test_fastlex.py compares them).
 """
 
 from __future__ import annotations

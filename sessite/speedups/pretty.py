@@ -2,7 +2,7 @@
 
 json.dumps has no C encoder once ``indent`` is set; a tool call's input is printed for every
 call on a session page, so this walks the value itself and encodes each string with the C
-``encode_basestring``. Same text out (tests/test_markup.py compares the two); ``dumps`` gives
+``encode_basestring``. Same text out (tests/render/test_markup.py compares the two); ``dumps`` gives
 None for anything it does not handle (a key that is not a string, an object) and the caller
 uses json.dumps.
 """

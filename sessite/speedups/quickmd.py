@@ -5,7 +5,7 @@ tables and fenced code blocks, each block apart from the next by a blank line. S
 is drawn here as mistune draws it (``markup._SafeRenderer``); anything else (a
 character or a line start this grammar does not know) returns None and goes to
 mistune. The grammar is kept narrow on purpose: each rule below is one that
-CommonMark and mistune agree on, and tests/test_quickmd.py compares the two on
+CommonMark and mistune agree on, and tests/speedups/test_quickmd.py compares the two on
 every message of the test data and the benchmark archives.
 """
 

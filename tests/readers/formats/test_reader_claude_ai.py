@@ -13,7 +13,7 @@ from sessite.readers import discover
 from sessite.readers.base import SNIFF_BYTES
 from sessite.readers.formats.claude_ai import READER
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def read(path: Path, problems: Problems):

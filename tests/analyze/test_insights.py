@@ -469,7 +469,7 @@ def test_a_cost_the_agent_recorded_is_shown_as_recorded_not_replaced_by_an_estim
         odd_figures = session_figures(build_view(replace(session, meta={"cost": odd})))
         assert not odd_figures.cost_recorded and odd_figures.cost != odd  # an estimate, never the odd value
 
-    report = build_site(Path(__file__).parent / "fixtures" / "cline", tmp_path / "site")
+    report = build_site(Path(__file__).resolve().parents[1] / "fixtures" / "cline", tmp_path / "site")
     assert report.published
     pages = {p.name: parse(p) for p in (tmp_path / "site" / "sessions").glob("cline-*.html")}
     recorded = {name: doc.select_one(".session-insights .recorded") for name, doc in pages.items()}

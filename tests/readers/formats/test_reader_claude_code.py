@@ -11,7 +11,7 @@ from sessite.model import Event, Kind, Problems, ToolCategory, Usage
 from sessite.readers import discover
 from sessite.readers.formats.claude_code import READER
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 EXAMPLE = REPO / "example-archive" / "claude-code"
 EXAMPLE_MAIN = EXAMPLE / "-home-dev-webapp" / "7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34.jsonl"
 

@@ -38,7 +38,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 import gen_archive  # noqa: E402
 
 WORD = "flux_capacitor"
-NODE_SCRIPT = Path(__file__).resolve().parent / "search_snippets_node.js"
+NODE_SCRIPT = Path(__file__).resolve().parents[1] / "search_snippets_node.js"
 
 # ---------------------------------------------------------------------------
 # the archive

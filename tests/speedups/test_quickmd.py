@@ -1,7 +1,7 @@
 """sessite/speedups/quickmd.py: the common markdown drawn without mistune, with mistune's bytes."""
 
 import pytest
-from test_markup import _message_texts
+from helpers import message_texts
 
 import sessite.render.markup as m
 from sessite.speedups import quickmd
@@ -62,7 +62,7 @@ def test_anything_beyond_the_grammar_goes_to_mistune(text: str) -> None:
 
 
 def test_every_message_of_the_test_data_is_drawn_as_mistune_draws_it() -> None:
-    texts = _message_texts()
+    texts = message_texts()
     quick = [(t, quickmd.render(t, m._block_code)) for t in texts]
     drawn = [(t, html) for t, html in quick if html is not None]
     assert len(drawn) > 100

@@ -11,8 +11,8 @@ from sessite.model import Block, Kind, Problems, ToolCategory, Usage
 from sessite.readers import discover, registry
 from sessite.readers.formats.gemini import READER, clean_file_diff, top_level_keys, usage_of
 
-REPO = Path(__file__).resolve().parents[1]
-GEMINI = Path(__file__).resolve().parent / "fixtures" / "gemini"
+REPO = Path(__file__).resolve().parents[3]
+GEMINI = Path(__file__).resolve().parents[2] / "fixtures" / "gemini"
 JSON_FIXTURE = GEMINI / "session-2026-03-27T10-19-5b1c2d3e.json"
 JSONL_FIXTURE = GEMINI / "session-2026-04-23T12-52-0ab84937.jsonl"
 EXAMPLE = REPO / "example-archive" / "gemini"

@@ -11,8 +11,8 @@ from sessite.model import Block, Kind, Problems, ToolCategory, Usage
 from sessite.readers.formats.hail import KNOWN_BLOCK_TYPES, KNOWN_EVENT_TYPES, READER
 from sessite.readers.ledger import Fate, keeping_ledger
 
-REPO = Path(__file__).resolve().parents[1]
-HAIL = Path(__file__).resolve().parent / "fixtures" / "hail"
+REPO = Path(__file__).resolve().parents[3]
+HAIL = Path(__file__).resolve().parents[2] / "fixtures" / "hail"
 EXAMPLE = REPO / "example-archive" / "hail"
 
 

@@ -3,6 +3,7 @@
 import re
 
 from bs4 import BeautifulSoup
+from helpers import message_texts
 from pygments import highlight as pygments_highlight
 from pygments.formatters import HtmlFormatter
 
@@ -189,24 +190,6 @@ NOT_PLAIN = [
 ]
 
 
-def _message_texts() -> list[str]:
-    from helpers import EXAMPLE, FIXTURES
-
-    from sessite.model import Problems, walk
-    from sessite.readers import discover
-
-    texts = []
-    for root in (
-        FIXTURES,
-        EXAMPLE,
-        *(p for p in [FIXTURES.parents[1].parent / "shared" / "formats" / "real"] if p.is_dir()),
-    ):
-        problems = Problems()
-        for claim in discover([root], problems).claims:
-            texts += [e.text for s in claim.read(problems) for e in walk(s.events) if e.text]
-    return texts
-
-
 def test_plain_prose_skips_mistune_with_the_same_bytes_out() -> None:
     """Most messages are prose markdown has nothing to do with: they skip mistune, and what
     they become is exactly what mistune makes of them (every message of the test data)."""
@@ -214,7 +197,7 @@ def test_plain_prose_skips_mistune_with_the_same_bytes_out() -> None:
 
     assert [bool(m._PLAIN_PROSE.fullmatch(t) and not m._NOT_PLAIN.search(t)) for t in PLAIN] == [True] * len(PLAIN)
     assert not any(m._PLAIN_PROSE.fullmatch(t) and not m._NOT_PLAIN.search(t) for t in NOT_PLAIN)
-    texts = _message_texts() + PLAIN
+    texts = message_texts() + PLAIN
     plain = [t for t in texts if m._PLAIN_PROSE.fullmatch(t) and not m._NOT_PLAIN.search(t)]
     assert len(plain) > 100
     assert [m._paragraphs(t) for t in plain] == [m._markdown(t) for t in plain]

@@ -10,7 +10,7 @@ from sessite.model import Kind, Problems, ToolCategory, make_session_id
 from sessite.readers import discover
 from sessite.readers.formats.sage import READER
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 WIDGET = "-home-alice-src-widget-"
 
 

@@ -14,7 +14,7 @@ from sessite.analyze.redact import Redactor
 from sessite.analyze.redact.engine import TextRedactor
 from sessite.analyze.redact.ruleset import ENGINE_VARIABLE, available, loosen
 
-REAL = Path(__file__).resolve().parents[2] / "shared" / "formats"
+REAL = Path(__file__).resolve().parents[3] / "shared" / "formats"
 
 
 def _texts() -> list[str]:

@@ -11,8 +11,8 @@ from sessite.model import Block, Kind, Problems, ToolCategory, Usage
 from sessite.readers import discover, registry
 from sessite.readers.formats.codex import READER, command_line, parse_output, patch_to_diff
 
-REPO = Path(__file__).resolve().parents[1]
-CODEX = Path(__file__).resolve().parent / "fixtures" / "codex"
+REPO = Path(__file__).resolve().parents[3]
+CODEX = Path(__file__).resolve().parents[2] / "fixtures" / "codex"
 EXAMPLE = REPO / "example-archive" / "codex"
 LEGACY = CODEX / "rollout-2025-08-18T01-16-13-c3c4b301-27c8-4c70-b6e4-46b99fdf0236.jsonl"
 
