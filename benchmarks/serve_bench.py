@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sessite.config import SiteConfig
 from sessite.pipeline import build
 from sessite.serve.server import PreviewState, make_server, watch_loop
+from sessite.site.urls import session_url
 
 
 def wait_for_page(port: int, url: str, fire, timeout: float = 60) -> float:
@@ -104,11 +105,11 @@ def main() -> None:
                 with open(target, "a", encoding="utf-8") as fh:
                     fh.write(json.dumps(record) + "\n")
 
-            latency = wait_for_page(port, entry.summary.url, append)
-            page = (config.output / entry.summary.url).read_text()
+            latency = wait_for_page(port, session_url(entry.summary.id), append)
+            page = (config.output / session_url(entry.summary.id)).read_text()
             assert marker in page, "the appended message is on the page"
             latencies.append(latency)
-            print(f"append → reload event for {entry.summary.url}: {latency:.3f}s")
+            print(f"append → reload event for {session_url(entry.summary.id)}: {latency:.3f}s")
             while state.building or state.lock.locked():
                 time.sleep(0.05)  # let the follow-up build (search, refs) finish before the next run
         print(

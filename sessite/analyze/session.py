@@ -34,7 +34,6 @@ class SessionSummary:
     """What aggregate pages (index, refs, search) keep of a session: small, no events."""
 
     id: str
-    url: str
     title: str
     agent: str
     format: str
@@ -84,8 +83,8 @@ def compute_stats(session: Session) -> Stats:
     )
 
 
-def summarize(session: Session, url: str) -> SessionSummary:
-    """The summary of a session whose page is at ``url`` (the site decides where pages go)."""
+def summarize(session: Session) -> SessionSummary:
+    """The summary of a session (where its page goes is the site's business: ``site.urls.session_url``)."""
     times = [e.timestamp for e in walk(session.events) if e.timestamp]
     started = session.started or (min(times) if times else None)
     ended = session.ended or (max(times) if times else None)
@@ -94,7 +93,6 @@ def summarize(session: Session, url: str) -> SessionSummary:
     models = session.models or tuple(dict.fromkeys(e.model for e in walk(session.events) if e.model))
     return SessionSummary(
         id=session.id,
-        url=url,
         title=session_title(session),
         agent=session.agent,
         format=session.source.format,

@@ -17,7 +17,7 @@ from sessite.config import SiteConfig
 from sessite.model import Problems
 from sessite.publish.writer import SiteWriter
 from sessite.render.renderer import Renderer
-from sessite.site.urls import FEED_URL, SITEMAP_URL
+from sessite.site.urls import FEED_URL, SITEMAP_URL, session_url
 from sessite.site.view import SessionView
 
 FEED_ENTRIES = 50
@@ -76,10 +76,10 @@ def sitemap_xml(base: str, summaries: list[SessionSummary]) -> str:
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
     latest = max((w for w in map(_when, summaries) if w), default=None)
     lines.append(f"  <url><loc>{escape(base)}</loc>{f'<lastmod>{_w3c(latest)}</lastmod>' if latest else ''}</url>")
-    for s in sorted(summaries, key=lambda s: s.url):
+    for s in sorted(summaries, key=lambda s: session_url(s.id)):
         when = _when(s)
         lastmod = f"<lastmod>{_w3c(when)}</lastmod>" if when else ""
-        lines.append(f"  <url><loc>{escape(base + s.url)}</loc>{lastmod}</url>")
+        lines.append(f"  <url><loc>{escape(base + session_url(s.id))}</loc>{lastmod}</url>")
     lines.append("</urlset>")
     return "\n".join(lines) + "\n"
 
@@ -103,7 +103,7 @@ def atom_feed(base: str, title: str, summaries: list[SessionSummary], limit: int
         f'  <generator version="{escape(__version__)}">sessite</generator>',
     ]
     for when, s in dated:
-        url = base + s.url
+        url = base + session_url(s.id)
         facts = [s.agent, ", ".join(s.models)] + ([s.project] if s.project else [])
         facts.append(f"{s.stats.messages} messages, {s.stats.tool_calls} tool calls")
         out += [

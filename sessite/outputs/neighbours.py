@@ -20,7 +20,7 @@ from typing import Any
 from sessite.config import SiteConfig
 from sessite.model import Problems
 from sessite.publish.writer import SiteWriter
-from sessite.site.urls import nav_script_url
+from sessite.site.urls import nav_script_url, session_url
 from sessite.site.view import SessionView
 
 TITLE_CHARS = 100  # a neighbour's title in the script: enough for a link's words
@@ -44,7 +44,7 @@ class ProjectNeighbours:
             return None
         started = s.started.astimezone(UTC).isoformat() if s.started else ""
         title = s.title if len(s.title) <= TITLE_CHARS else s.title[: TITLE_CHARS - 1] + "…"
-        return (s.project, started, s.url, title)
+        return (s.project, started, session_url(s.id), title)
 
     def add(self, item: Item | None) -> None:
         if item is None:

@@ -36,7 +36,7 @@ from sessite.publish.writer import SiteWriter
 from sessite.render.pages import Page
 from sessite.render.reflinks import ref_kind_label, ref_label, ref_title
 from sessite.render.renderer import Renderer
-from sessite.site.urls import REFS_INDEX_URL, ref_url, repo_refs_url
+from sessite.site.urls import REFS_INDEX_URL, ref_url, repo_refs_url, session_url
 from sessite.site.view import SessionView
 
 INDEX_OPEN_LIMIT = 300  # refs in the archive up to which the index shows every repository open
@@ -172,7 +172,7 @@ class GitRefsIndex:
         if not found.refs and not found.scope.known and not found.candidates and not found.titles:
             return None
         s = view.summary
-        info = _SessionInfo(s.id, s.url, s.title, s.agent, s.started, s.cwd)
+        info = _SessionInfo(s.id, session_url(s.id), s.title, s.agent, s.started, s.cwd)
         ids = {m.event_id for ref in found.refs.values() for m in ref.mentions} | {
             m.event_id for _, m in found.candidates
         }

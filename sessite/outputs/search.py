@@ -44,7 +44,7 @@ from sessite.search.index import IndexState
 from sessite.search.item import SessionItem, session_item
 from sessite.search.terms import INDEX_CHARS, tokens
 from sessite.search.weights import FIELDS, lunr_json
-from sessite.site.urls import SEARCH_URL
+from sessite.site.urls import SEARCH_URL, session_url
 from sessite.site.view import SessionView
 
 
@@ -111,7 +111,14 @@ def session_events(view: SessionView) -> list[tuple[str, str, str]]:
 def session_payload(view: SessionView) -> tuple[str, str, str, str, str, list[tuple[str, str, str]]]:
     """What the index keeps of a session: ``IndexState.add``'s arguments (with ``event_pages`` for a split session)."""
     s = view.summary
-    return (s.title, s.agent, s.project or "", s.started.isoformat() if s.started else "", s.url, session_events(view))
+    return (
+        s.title,
+        s.agent,
+        s.project or "",
+        s.started.isoformat() if s.started else "",
+        session_url(s.id),
+        session_events(view),
+    )
 
 
 def event_pages(view: SessionView) -> dict[str, str]:

@@ -31,7 +31,7 @@ from sessite.pipeline.folder_settings import LeaveOut
 from sessite.publish.writer import PublishError, spool_file
 from sessite.readers import registry
 from sessite.render.pages import Page, session_pages
-from sessite.site.urls import parts_script_url
+from sessite.site.urls import parts_script_url, session_url
 from sessite.site.view import SessionView, build_view, parts_script
 
 
@@ -113,7 +113,14 @@ class SourceWorker:
                 pages, items, extra = self._session_files(view, problems, display, session.source.line)
                 result.sessions.append(
                     RenderedSession(
-                        session.id, view.summary.url, display, session.source.line, pages, view.summary, items, extra
+                        session.id,
+                        session_url(session.id),
+                        display,
+                        session.source.line,
+                        pages,
+                        view.summary,
+                        items,
+                        extra,
                     )
                 )
                 del view, pages, session  # a huge session's model goes before the next one is read

@@ -20,6 +20,7 @@ from sessite.site.urls import (
     parts_script_url,
     project_url,
     relative_root,
+    session_url,
 )
 from sessite.site.view import SessionView
 
@@ -51,7 +52,7 @@ def session_pages(view: SessionView) -> list[Page]:
     deps = (view.session.id,)
     base = {"view": view, "s": view.summary, "part": None, "parts_js": "", "project": project_links(view.summary)}
     if not view.parts:
-        return [Page(view.summary.url, "session.html", dict(base, tl=Timeline(view)), deps)]
+        return [Page(session_url(view.session.id), "session.html", dict(base, tl=Timeline(view)), deps)]
     script = parts_script_url(view.session.id)
     return [
         Page(part.url, "session.html", dict(base, part=part, parts_js=script, tl=Timeline(view, part)), deps)

@@ -31,6 +31,7 @@ from sessite.render.markup import element_text, highlight_code, markdown, render
 from sessite.render.pages import Page
 from sessite.render.reflinks import RefHelpers
 from sessite.render.resources import templates_dir
+from sessite.site.urls import session_url
 from sessite.speedups import pretty
 
 
@@ -146,7 +147,7 @@ class Renderer:
             lines=line_count,
             isotime=lambda v: v.astimezone(UTC).isoformat() if v else "",
         )
-        self.env.globals.update(site=site, version=__version__, Markup=Markup)
+        self.env.globals.update(site=site, version=__version__, Markup=Markup, session_url=session_url)
         refs = RefHelpers(site)  # git refs of a session page: header list, links in text
         self.env.globals.update(git_refs=refs.header)
         self.env.filters.update(reflinks=refs.link_html, reflinks_text=refs.link_text)

@@ -18,7 +18,7 @@ from sessite.readers.base import parse_time
 from sessite.serve.catalog import Catalog
 from sessite.serve.rpc import Param, Registry, Tool, ToolError
 from sessite.serve.tool_answers import event_json, flatten, iso, summary_json
-from sessite.site.urls import ref_url
+from sessite.site.urls import ref_url, session_url
 
 TEXT_LIMIT = 2000  # characters of one event's text in a response
 SEARCH_BUDGET_S = 5.0
@@ -110,7 +110,7 @@ def sessions_search(catalog: Catalog, query: str, limit: int, agent: str | None,
                 "kind": str(event.kind),
                 "score": round(score, 3),
                 "snippet": _snippet(text, terms),
-                "url": catalog.entry(sid).summary.url,
+                "url": session_url(sid),
             }
         )
     return {

@@ -9,6 +9,7 @@ from typing import Any
 
 from sessite.analyze.session import SessionSummary
 from sessite.model import Event
+from sessite.site.urls import session_url
 
 
 def summary_json(s: SessionSummary) -> dict[str, Any]:
@@ -33,7 +34,7 @@ def summary_json(s: SessionSummary) -> dict[str, Any]:
             "cache_read": s.stats.usage.cache_read_tokens,
             "cache_write": s.stats.usage.cache_write_tokens,
         },
-        "url": s.url,
+        "url": session_url(s.id),
         "source": s.source,
     }
 

@@ -30,7 +30,7 @@ class SessionView(PairedSession):
 
     def page_of(self, event_id: str) -> str:
         """The site-relative URL of the page that draws an event: its part's (part 1's if unknown)."""
-        return self.parts[self.event_part.get(event_id, 0)].url if self.parts else self.summary.url
+        return self.parts[self.event_part.get(event_id, 0)].url if self.parts else session_url(self.session.id)
 
     def event_url(self, event_id: str) -> str:
         """Where an event is, from the site root: its part's URL and its anchor (the session's URL if unknown).
@@ -38,7 +38,7 @@ class SessionView(PairedSession):
         Every link to an event goes through here, so it lands on the part that draws it.
         """
         anchor = self.anchors.get(event_id)
-        return f"{self.page_of(event_id)}#{anchor}" if anchor else self.summary.url
+        return f"{self.page_of(event_id)}#{anchor}" if anchor else session_url(self.session.id)
 
     def event_link(self, event_id: str) -> str | None:
         """A link to an event from the session's first page: ``#anchor`` when it is there,
@@ -75,9 +75,7 @@ def build_view(session: Session, part_bytes: int | None = None) -> SessionView:
     A session whose estimated HTML passes ``part_bytes`` (default ``paging.PART_BYTES``)
     is split into pages (``sessite/site/paging.py``).
     """
-    view = SessionView(
-        session=session, summary=summarize(session, session_url(session.id)), anchors=anchor_ids(session.events)
-    )
+    view = SessionView(session=session, summary=summarize(session), anchors=anchor_ids(session.events))
     view.pair()
     view.parts, view.event_part = plan_parts(view, PART_BYTES if part_bytes is None else part_bytes)
     return view

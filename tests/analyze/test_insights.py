@@ -401,13 +401,12 @@ def test_periods_fit_the_span():
 def synthetic(n: int):
     """n sessions over two years, 40 projects, many tools, models and files."""
     base = datetime(2025, 1, 1, tzinfo=UTC)
-    template = summarize(Session("x", SourceRef("x", "t"), "a", ()), "sessions/x.html")
+    template = summarize(Session("x", SourceRef("x", "t"), "a", ()))
     for i in range(n):
         started = base + timedelta(hours=i * 17520 / n)
         summary = replace(
             template,
             id=f"s{i}",
-            url=f"sessions/s{i}.html",
             title=f"Session number {i}",
             agent=f"agent{i % 7}",
             project=f"project{i % 40}",

@@ -14,6 +14,7 @@ from search_support import StaticServer, read_views
 
 from sessite.outputs.search import session_events
 from sessite.search.terms import tokens
+from sessite.site.urls import session_url
 
 WORD = "CSRFProtect"  # occurs in one session of the example archive, first in a sub-agent's tool output
 
@@ -25,7 +26,7 @@ def expected():
     for view in read_views(EXAMPLE):
         for anchor, _, text in session_events(view):
             if term in tokens(text):
-                return view.summary.url, anchor
+                return session_url(view.session.id), anchor
     raise AssertionError(f"{WORD} is not in the example archive")
 
 

@@ -165,7 +165,6 @@ def test_feed_keeps_the_latest_fifty_and_escapes(pages_site):
     summaries = [
         SessionSummary(
             id=f"s{i}",
-            url=f"sessions/s{i}.html",
             title=f"<b>{i}</b> & more",
             agent="codex",
             format="codex",

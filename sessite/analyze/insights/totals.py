@@ -21,8 +21,7 @@ TOP = 15  # rows in each top-N table
 class SessionRow:
     """A session in a top-N table."""
 
-    id: str
-    url: str
+    id: str  # its page: site.urls.session_url(id)
     title: str
     agent: str
     project: str | None
@@ -87,7 +86,7 @@ class Totals:
         self._add_models(s.models, f.usage_by_model, prices)
         self._add_tools(f.tools)
         self._add_files(s.project or "", f.files)
-        row = SessionRow(s.id, s.url, s.title, s.agent, s.project, s.started, duration, usage.total, f.cost)
+        row = SessionRow(s.id, s.title, s.agent, s.project, s.started, duration, usage.total, f.cost)
         _push(self._longest, (duration, s.id, row), self.top)
         _push(self._costliest, ((f.cost if f.cost is not None else -1.0, usage.total), s.id, row), self.top)
 
