@@ -14,8 +14,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -31,16 +29,16 @@ from sessite.outputs.aggregate import Aggregate
 from sessite.outputs.registry import DEFAULT_AGGREGATES, AggregateFactory, aggregate_names
 from sessite.parallel import default_jobs
 from sessite.pipeline import cache as build_cache
+from sessite.pipeline import plan as planning
 from sessite.pipeline.build_context import BuildContext
 from sessite.pipeline.cache import BuildCache, SessionRecord, SourceRecord, Stamp, cached_items, source_key
-from sessite.pipeline.folder_settings import folder_settings
 from sessite.pipeline.output_scan import EarlyScan, leak_lines, scan_site, start_early_scan
+from sessite.pipeline.plan import Plan
 from sessite.pipeline.report import BuildReport, CatalogEntry
 from sessite.pipeline.worker import RenderedSession, SourceResult, SourceTask, SourceWorker, discard, run_sources
 from sessite.publish.writer import SiteWriter, check_output
 from sessite.readers import Claim, discover
 from sessite.readers.merge import copy_id
-from sessite.readers.walk import files_below
 from sessite.render.markup import pygments_css
 from sessite.render.resources import static_dir, templates_dir
 from sessite.site.urls import PYGMENTS_CSS_URL, STATIC_FOLDER
@@ -49,7 +47,6 @@ __all__ = ["PARALLEL_MIN_BYTES", "ProgressHook", "build", "cached_items", "sourc
 
 ProgressHook = Callable[[int, int, str], None]  # (done, total, current path)
 PARALLEL_MIN_BYTES = 2 << 20  # below this much input to render, worker processes cost more than they save
-Plan = list[tuple[tuple[str, Claim], SourceRecord | None]]  # per source: (key, claim), its reusable record
 
 
 def build(
@@ -71,7 +68,7 @@ def build(
     started = time.perf_counter()
     run = _BuildRun.start(config, tuple(outputs))
     with SiteWriter(run.report.output) as writer:
-        plan = _plan(run.claims, run.old, writer, run.digests)
+        plan = planning.plan_sources(run.claims, run.old, writer, run.digests)
         run.report.reused = sum(1 for _, record in plan if record is not None)
         aggregates = run.choose_aggregates(plan, writer, defer)
         run.take_sources(plan, writer, aggregates, progress)
@@ -147,15 +144,15 @@ class _BuildRun:
         if config.output is None:
             raise ValueError("build() needs an output folder")
         output = config.output.resolve()
-        roots = _roots(config)
+        roots = planning.build_roots(config)
         for root in roots:
             check_output(root, output)
-        problems = Problems(_common_root(roots), Redactor.scrub_for(config))
+        problems = Problems(planning.common_root(roots), Redactor.scrub_for(config))
         found = discover(
             roots[0] if len(roots) == 1 else roots, problems, include=config.include, exclude=config.exclude
         )
         report = BuildReport(output=output, files=len(found.claims), ignored=len(found.ignored))
-        cache_dir = _cache_dir(config, roots, output)
+        cache_dir = planning.cache_folder(config, roots, output)
         theme = build_cache.theme_fingerprint(
             config, [*config.template_dirs, templates_dir()], [*config.static_dirs, static_dir()]
         )
@@ -176,13 +173,17 @@ class _BuildRun:
             not unchanged
             or old is None
             or any(
-                not _aggregate_current(old, name, _aggregate_fingerprint(self.theme, plan), writer)
+                not planning.aggregate_current(old, name, planning.aggregate_fingerprint(self.theme, plan), writer)
                 for name in self.names
             )
         )
         deferred: set[str] = set()
         if rewrite and old is not None:
-            deferred = {n for n in self.names if n in defer and n in old.aggregates and _published(old, n, writer)}
+            deferred = {
+                n
+                for n in self.names
+                if n in defer and n in old.aggregates and planning.aggregate_published(old, n, writer)
+            }
         active = [
             (name, factory(self.config))
             for factory, name in zip(self.factories, self.names)
@@ -217,7 +218,7 @@ class _BuildRun:
         if not tasks:
             return iter(())
         jobs = self.config.jobs or default_jobs()
-        if sum(_size(t.path) for t in tasks) < PARALLEL_MIN_BYTES:
+        if sum(planning.file_size(t.path) for t in tasks) < PARALLEL_MIN_BYTES:
             jobs = 1
         context = self.context.with_spool(writer.spool_dir())  # workers render pages into files there
         return run_sources(tasks, context, self.factories, jobs)
@@ -251,7 +252,7 @@ class _BuildRun:
                 discard(s.extra)
             result = self._render_here(result.key, claim, writer, self._copy_ids(clashes, claim))
             self._drop_copies(result, quiet=True)
-        record = _record(claim, result, self.cache_dir, self.names, self.digests.pop(result.key, None))
+        record = planning.source_record(claim, result, self.cache_dir, self.names, self.digests.pop(result.key, None))
         self.problems.items.extend(result.problems)
         self.report.redactions.update(result.redactions)
         self.report.excluded += result.excluded
@@ -333,7 +334,9 @@ class _BuildRun:
 
     def write_aggregates(self, writer: SiteWriter, aggregates: _Aggregates) -> None:
         """Write the active aggregates; keep the files of the others (deferred ones are marked stale)."""
-        fingerprint = _aggregate_fingerprint(self.theme, [((key, None), rec) for key, rec in self.new.sources.items()])
+        fingerprint = planning.aggregate_fingerprint(
+            self.theme, [((key, None), rec) for key, rec in self.new.sources.items()]
+        )
         if aggregates.active:
             renderer = self.context.renderer()
             for name, aggregate in aggregates.active:
@@ -403,134 +406,3 @@ class _BuildRun:
                 f"could not save the build cache ({exc.strerror or exc}); the next build will be a full one",
                 "write",
             )
-
-
-# ---------------------------------------------------------------- planning
-
-
-def _plan(
-    claims: list[Claim], old: BuildCache | None, writer: SiteWriter, digests: dict[str, tuple[Stamp, str]]
-) -> Plan:
-    """For each source: its cache record when it can be reused as is, else None. A source to be
-    read is stamped and hashed here, before it is read, into ``digests`` (its new record keeps
-    them): lines appended while a build reads it change its stamp, so the next build reads
-    it again (stamped after the read, they were never published)."""
-    plan: Plan = []
-    for claim in claims:
-        key = source_key(claim.reader.name, claim.path)
-        record = old.sources.get(key) if old is not None else None
-        if record is not None:
-            record = _reusable(claim, record, writer, digests, key)
-        if record is None and key not in digests:
-            files = _source_files(claim)
-            stamp = build_cache.stamp(files)  # first the stamp, then the hash: a change between them shows
-            digests[key] = (stamp, build_cache.digest(files))
-        plan.append(((key, claim), record))
-    return plan
-
-
-def _source_files(claim: Claim) -> list[Path]:
-    return [claim.path, *claim.companions, *folder_settings(claim.path)]
-
-
-def _reusable(
-    claim: Claim, record: SourceRecord, writer: SiteWriter, digests: dict[str, tuple[Stamp, str]], key: str
-) -> SourceRecord | None:
-    """The record, restamped when only the mtime moved; None when the source or its pages changed."""
-    files = _source_files(claim)
-    stamp = build_cache.stamp(files)
-    if record.reader != claim.reader.name:
-        return None
-    if record.stamp != stamp:
-        digest = build_cache.digest(files)
-        if digest != record.digest:
-            digests[key] = (stamp, digest)
-            return None
-        # Only the mtime moved: same content means same output.
-        record = replace(record, stamp=stamp)
-    if not all(all(u in writer.previous for u in (s.url, *s.extra, *s.parts)) for s in record.sessions):
-        return None  # someone removed pages from the site: render again
-    return record
-
-
-def _aggregate_fingerprint(theme: str, plan: list[tuple[tuple[str, Any], SourceRecord | None]]) -> str:
-    """The state the aggregates were written from: the theme and every source's content."""
-    h = hashlib.sha1(theme.encode())
-    for (key, _claim), record in plan:
-        assert record is not None
-        h.update(key.encode("utf-8", "surrogatepass"))
-        h.update(record.digest.encode())
-    return h.hexdigest()
-
-
-def _published(old: BuildCache, name: str, writer: SiteWriter) -> bool:
-    """Every file the last build wrote for aggregate ``name`` is still in the site."""
-    return all(u in writer.previous for u in old.aggregates[name][1])
-
-
-def _aggregate_current(old: BuildCache, name: str, fingerprint: str, writer: SiteWriter) -> bool:
-    return old.aggregates.get(name, ("", []))[0] == fingerprint and _published(old, name, writer)
-
-
-# ---------------------------------------------------------------- what the cache keeps
-
-
-def _record(
-    claim: Claim, result: SourceResult, cache_dir: Path, names: list[str], taken: tuple[Stamp, str] | None = None
-) -> SourceRecord:
-    """What the cache keeps of a freshly rendered source (``taken``: its stamp and content hash,
-    taken by planning before it was read); its items go to a file of their own."""
-    rendered = [s for s in result.sessions if s.pages is not None]
-    build_cache.store_items(cache_dir, result.key, names, {s.id: s.items for s in rendered})
-    if taken is None:  # not planned (a source read again under other ids): stamped now
-        files = _source_files(claim)
-        taken = (build_cache.stamp(files), build_cache.digest(files))
-    return SourceRecord(
-        claim.reader.name,
-        taken[0],
-        taken[1],
-        [_session_record(s) for s in rendered],
-        result.problems,
-        result.redactions,
-        result.excluded,
-    )
-
-
-def _session_record(s: RenderedSession) -> SessionRecord:
-    pages = s.pages or []
-    return SessionRecord(s.id, s.url, s.source, s.line, s.summary, [u for u, _ in s.extra], [u for u, _ in pages[1:]])
-
-
-# ---------------------------------------------------------------- paths
-
-
-def _roots(config: SiteConfig) -> list[Path]:
-    archive = config.archive.resolve()
-    return [archive, *(extra.resolve() for extra in config.archives if extra.resolve() != archive)]
-
-
-def _common_root(roots: list[Path]) -> Path | None:
-    """The folder paths are shown relative to: the archive, or what several roots share."""
-    try:
-        base = Path(os.path.commonpath(roots)) if len(roots) > 1 else roots[0]
-    except ValueError:  # roots on different drives
-        return None
-    return base if base.is_dir() else base.parent
-
-
-def _cache_dir(config: SiteConfig, roots: list[Path], output: Path) -> Path:
-    """The cache folder: never inside an input folder or the published site."""
-    chosen = Path(config.cache_dir or build_cache.default_cache_dir(output)).resolve()
-    for forbidden in [*roots, output]:
-        if chosen == forbidden or forbidden in chosen.parents:
-            return build_cache.default_cache_dir(output)
-    return chosen
-
-
-def _size(path: Path) -> int:
-    try:
-        if path.is_dir():
-            return sum(p.stat().st_size for p in files_below(path))
-        return path.stat().st_size
-    except OSError:
-        return 0
