@@ -12,7 +12,7 @@ Register an aggregate with one line in ``sessite/outputs/registry.py``.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol, TypeVar
 
 from sessite.config import SiteConfig
 from sessite.model import Problems
@@ -20,17 +20,21 @@ from sessite.publish.writer import SiteWriter
 from sessite.render.renderer import Renderer
 from sessite.site.view import SessionView
 
+Item = TypeVar("Item")  # what one aggregate keeps of a session: its own picklable type
 
-class Aggregate(Protocol):
+
+class Aggregate(Protocol[Item]):
+    """An aggregate typed by its item: ``collect`` makes the item that ``add`` takes."""
+
     name: str  # unique; keys its items in the cache
 
     def __init__(self, config: SiteConfig) -> None: ...
 
-    def collect(self, view: SessionView) -> Any:
+    def collect(self, view: SessionView) -> Item:
         """Runs in a worker: what this aggregate needs of one (redacted) session."""
         ...
 
-    def add(self, item: Any) -> None:
+    def add(self, item: Item) -> None:
         """Runs in the main process, once per session, in archive order."""
         ...
 

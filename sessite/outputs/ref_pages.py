@@ -131,7 +131,7 @@ class _RefData:
 
 # what a worker collects of one session: its info, scope, refs, relations, archive-wide
 # candidates (short hex, snippet), each mentioned event's link and the issue titles gh showed it
-_Collected = tuple[
+Collected = tuple[
     _SessionInfo,
     Repo,
     list[SessionRef],
@@ -162,7 +162,7 @@ class GitRefsIndex:
 
     name = "refs"
 
-    def collect(self, view: SessionView) -> _Collected | None:
+    def collect(self, view: SessionView) -> Collected | None:
         """In a worker: this session's refs, with each mention's link resolved (small, picklable).
 
         A link is the event's URL from the site root, on the part of a split
@@ -187,7 +187,7 @@ class GitRefsIndex:
             found.titles,
         )
 
-    def add(self, item: _Collected | None) -> None:
+    def add(self, item: Collected | None) -> None:
         if item is None:
             return
         info, scope, refs, relations, candidates, links, titles = item

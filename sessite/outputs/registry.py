@@ -10,18 +10,24 @@ tuples: a caller that wants other outputs passes them, nobody edits these.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
+from sessite.analyze.insights import SessionFigures
+from sessite.analyze.session import SessionSummary
 from sessite.config import SiteConfig
 from sessite.outputs.aggregate import Aggregate
 from sessite.outputs.downloads import session_exports, session_single_file
 from sessite.outputs.feed import FeedAndSitemap
 from sessite.outputs.home import SessionIndex
+from sessite.outputs.neighbours import Item as NeighbourItem
 from sessite.outputs.neighbours import ProjectNeighbours
+from sessite.outputs.ref_pages import Collected as RefsItem
 from sessite.outputs.ref_pages import GitRefsIndex
 from sessite.outputs.search import SearchIndex
+from sessite.search.item import SessionItem
 from sessite.site.view import SessionView
 
-AggregateFactory = Callable[[SiteConfig], Aggregate]  # an Aggregate class, or anything that makes one
+AggregateFactory = Callable[[SiteConfig], Aggregate[Any]]  # an Aggregate class, or anything that makes one
 SessionOutput = Callable[[SessionView, SiteConfig], Iterable[tuple[str, bytes]]]
 
 DEFAULT_AGGREGATES: tuple[AggregateFactory, ...] = (
@@ -46,3 +52,14 @@ def aggregate_name(factory: AggregateFactory) -> str:
 def aggregate_names(factories: Sequence[AggregateFactory] = DEFAULT_AGGREGATES) -> list[str]:
     """The aggregates' names, in build order."""
     return [aggregate_name(factory) for factory in factories]
+
+
+def _items_match(config: SiteConfig) -> None:
+    """Never called: mypy checks here that each default aggregate's ``add`` takes what its
+    ``collect`` makes (an ``Aggregate[Item]`` each), though the list holds them as ``Aggregate[Any]``."""
+    index: Aggregate[tuple[SessionSummary, SessionFigures]] = SessionIndex(config)
+    search: Aggregate[tuple[str, SessionItem]] = SearchIndex(config)
+    refs: Aggregate[RefsItem | None] = GitRefsIndex(config)
+    feed: Aggregate[SessionSummary] = FeedAndSitemap(config)
+    neighbours: Aggregate[NeighbourItem | None] = ProjectNeighbours(config)
+    del index, search, refs, feed, neighbours
