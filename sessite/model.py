@@ -7,6 +7,7 @@ the renderer only ever sees these types, never a format's own records.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -261,6 +262,13 @@ class Problems:
         # path -> lines past the read limit (readers.files.MAX_FILE_LINES), for its session's page
         self.unread_lines: dict[str, int] = {}
         self.listeners: list[Callable[[Problem], None]] = []
+        # Where the archive's own folders really are: each root walked and each symlinked agent folder
+        # followed, resolved (``readers.files.outside_archive`` reads what resolves below one of them).
+        self.trusted: set[str] = set()
+
+    def trust(self, folder: Path | str) -> None:
+        """Files that resolve below ``folder`` (resolved) are the archive's, wherever it leads."""
+        self.trusted.add(os.path.realpath(folder))
 
     def display(self, path: Path | str) -> str:
         """The path as shown (relative to the root when below it), always printable."""
@@ -272,9 +280,10 @@ class Problems:
                 pass
         return printable(str(p))
 
-    def add(self, path: Path | str, line: int | None, message: str, stage: str = "read") -> None:
-        """Note one problem: its message is made one printable line, whatever the input put in it."""
-        shown = self.display(path)
+    def add(self, path: Path | str, line: int | None, message: str, stage: str = "read", *, full: bool = False) -> None:
+        """Note one problem: its message is made one printable line, whatever the input put in it.
+        ``full``: the path is shown whole, not relative to the root (the archive itself)."""
+        shown = printable(str(path)) if full else self.display(path)
         if self.scrub is not None:
             message, shown = self.scrub(message), self.scrub(shown)
         if len(message) > _MESSAGE_LIMIT:  # a hostile value quoted whole would bury the rest (scrubbed first)

@@ -74,7 +74,8 @@ def build(
         run.take_sources(plan, writer, aggregates, progress)
         if not run.report.sessions:
             if not run.claims:
-                run.problems.add(run.roots[0], None, "no session files found", "discover")
+                skipped = f" (skipped: {run.skipped})" if run.skipped else ""
+                run.problems.add(run.roots[0], None, f"no session files found{skipped}", "discover", full=True)
             run.report.problems = run.problems.items
             run.report.seconds = time.perf_counter() - started
             writer.abort()
@@ -132,6 +133,7 @@ class _BuildRun:
     names: list[str] = field(init=False)  # every aggregate, in build order
     # source key -> (stamp, content hash) of a source to be read, taken before it is read
     digests: dict[str, tuple[Stamp, str]] = field(default_factory=dict)
+    skipped: str = ""  # the folders discovery did not enter and why (DiscoveryResult.skipped)
 
     def __post_init__(self) -> None:
         self.new = BuildCache(key=build_cache.cache_key(), theme=self.theme)
@@ -160,7 +162,19 @@ class _BuildRun:
         if old is not None and old.theme != theme:
             old = None
         context = BuildContext.for_config(config, cache_dir)
-        return cls(config, roots, problems, report, found.claims, cache_dir, theme, old, context, factories)
+        return cls(
+            config,
+            roots,
+            problems,
+            report,
+            found.claims,
+            cache_dir,
+            theme,
+            old,
+            context,
+            factories,
+            skipped=found.skipped,
+        )
 
     # ---- which aggregates
 
@@ -198,7 +212,7 @@ class _BuildRun:
     ) -> None:
         """Each source in archive order: its fresh rendering, or what the cache kept of it."""
         tasks = [
-            SourceTask(key, claim.reader.name, claim.path, self.problems.root, claim.group)
+            SourceTask(key, claim.reader.name, claim.path, self.problems.root, claim.group, (), self.trusted)
             for (key, claim), record in plan
             if record is None
         ]
@@ -287,9 +301,19 @@ class _BuildRun:
         """Render one source in this process (a damaged cache entry, or ids to rename)."""
         worker = SourceWorker(self.context.with_spool(writer.spool_dir()), self.factories)
         task = SourceTask(
-            key, claim.reader.name, claim.path, self.problems.root, claim.group, tuple((renames or {}).items())
+            key,
+            claim.reader.name,
+            claim.path,
+            self.problems.root,
+            claim.group,
+            tuple((renames or {}).items()),
+            self.trusted,
         )
         return worker.run(task)
+
+    @property
+    def trusted(self) -> tuple[str, ...]:
+        return tuple(sorted(self.problems.trusted))
 
     def _taken(self, session_id: str) -> bool:
         """May a session not be published under this id? Another source has it, or one that

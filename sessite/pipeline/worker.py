@@ -43,6 +43,7 @@ class SourceTask:
     display_root: Path | None
     group: tuple[Path, ...] = ()  # other files of the same session, merged with this one (Claim.group)
     renames: tuple[tuple[str, str], ...] = ()  # (id, new id): another source already has a session with this id
+    trusted: tuple[str, ...] = ()  # the archive's folders, resolved (Problems.trusted: symlinked agent folders)
 
 
 @dataclass
@@ -88,6 +89,7 @@ class SourceWorker:
 
     def run(self, task: SourceTask) -> SourceResult:
         problems = Problems(task.display_root, Redactor.scrub_for(self.config))
+        problems.trusted.update(task.trusted)
         result = SourceResult(task.key)
         redactor = Redactor.for_config(self.config)
         reader = self.readers[task.reader]

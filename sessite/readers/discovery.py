@@ -21,6 +21,7 @@ from sessite.model import Problems, Session
 from sessite.readers.base import Reader, Sniff
 from sessite.readers.files import outside_archive
 from sessite.readers.formats import built_in
+from sessite.readers.hidden import FolderPolicy
 from sessite.readers.limits import MAX_FOLDER_DEPTH
 from sessite.readers.plugins import PluginError, plugin_readers
 from sessite.readers.walk import Folder, walk
@@ -43,7 +44,6 @@ _QUIET_SUFFIXES = {
     ".lock",
     ".log",
 }
-_SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".sessite-cache"}
 
 
 @lru_cache(maxsize=1)
@@ -86,6 +86,7 @@ class Claim:
 class DiscoveryResult:
     claims: list[Claim] = field(default_factory=list)
     ignored: list[Path] = field(default_factory=list)  # files that are not sessions
+    skipped: str = ""  # the folders not entered and why (``FolderPolicy.summary``), for an empty archive
 
 
 def _companions(reader: Reader, path: Path, problems: Problems) -> tuple[Path, ...]:
@@ -180,14 +181,17 @@ def discover(
         if keep.allows(root):
             _offer_file(root, file_readers, result, problems, set())  # a root given as a symlink is fine
         return result
-    walker = _Walker(readers, file_readers, keep, result, problems)
+    problems.trust(root)
+    walker = _Walker(root, readers, file_readers, keep, result, problems)
     for listing in walk(
         root,
         onerror=lambda e: problems.add(e.filename or root, None, f"cannot list: {e.strerror}", "discover"),
         too_deep=lambda p: problems.add(p, None, TOO_DEEP, "discover"),
+        follow=walker.follows,
     ):
         walker.folder(Path(listing.path), listing)
     result.claims = group_copies(result.claims)
+    result.skipped = walker.policy.summary()
     return result
 
 
@@ -196,6 +200,7 @@ class _Walker:
 
     def __init__(
         self,
+        root: Path,
         readers: Sequence[Reader],
         file_readers: list[Reader],
         keep: SourceFilter,
@@ -204,11 +209,25 @@ class _Walker:
     ) -> None:
         self.file_readers = file_readers
         self.dir_readers = [r for r in readers if r.claims_directories]
-        self.dot_names = {name for r in readers for name in r.dot_names}  # hidden names a format lives under
+        self.root = root
+        self.policy = FolderPolicy(readers)
+        self.dot_names = self.policy.dot_names  # hidden names a format lives under
         self.keep = keep
         self.result = result
         self.problems = problems
         self.consumed: set[Path] = set()
+        self.links: set[Path] = set()  # symlinked agent folders the walk follows
+
+    def _parts(self, path: Path) -> tuple[str, ...]:
+        try:
+            return path.relative_to(self.root).parts
+        except ValueError:
+            return (path.name,)
+
+    def follows(self, path: str) -> bool:
+        """A symlinked folder is followed when it is an agent's folder (``~/.claude/projects`` kept
+        elsewhere by a dotfile manager): its target is trusted as part of the archive."""
+        return Path(path) in self.links
 
     def folder(self, here: Path, listing: Folder) -> None:
         """Offer the folder to the folder formats, then its files to the file formats."""
@@ -216,16 +235,17 @@ class _Walker:
         for name, kind in sorted(listing.odd):
             if (not name.startswith(".") or name in self.dot_names) and self.keep.allows(here / name):
                 self.problems.add(here / name, None, f"{kind}, not a regular file; skipped", "discover")
+        parts = self._parts(here)
         dirnames[:] = sorted(
-            d
-            for d in dirnames
-            if d not in _SKIP_DIRS
-            and (not d.startswith(".") or d in self.dot_names)
-            and not self.keep.excludes(here / d)
+            d for d in dirnames if not self.keep.excludes(here / d) and self.policy.enters(here / d, (*parts, d))
         )
         for name in dirnames:
-            if (here / name).is_symlink():  # not walked (os.walk keeps to real folders): only said when it leads out
-                outside_archive(here / name, self.problems, "discover")
+            if (here / name).is_symlink():  # followed when an agent's folder, else said when it leads out
+                if self.policy.agent_folder((*parts, name)):
+                    self.links.add(here / name)
+                    self.problems.trust(here / name)
+                else:
+                    outside_archive(here / name, self.problems, "discover")
         folder = Sniff(here)
         claimed = next((r for r in self.dir_readers if _detects(r, folder, self.problems)), None)
         if claimed is not None and not self.keep.allows(here):
@@ -237,6 +257,8 @@ class _Walker:
             _claim(claimed, here, self.result, self.consumed, self.problems)
         for name in sorted(filenames):
             if name.startswith(".") and name not in self.dot_names:
+                continue
+            if not self.policy.offers_file((*parts, name)):
                 continue
             path = here / name
             if path in self.consumed or not self.keep.allows(path):
@@ -265,6 +287,7 @@ def _discover_each(
                 result.claims.append(claim)
         result.ignored.extend(p for p in part.ignored if p not in taken)
         taken.update(part.ignored)
+        result.skipped = ", ".join(x for x in (result.skipped, part.skipped) if x)
     result.claims = group_copies(result.claims)
     return result
 

@@ -160,7 +160,8 @@ def outside_archive(path: Path, problems: Problems, stage: str = "read") -> bool
     """True (after one problem line) when ``path`` is in the archive's tree but resolves
     outside it: a symlink (to a file, or a folder on its way) pointing out of the archive.
 
-    The archive is ``problems.root``; a symlinked root itself is fine. Without a root
+    The archive is ``problems.root``; a symlinked root itself is fine, and so is a symlinked agent
+    folder discovery followed (``problems.trusted``): a file is judged after it. Without a root
     (a reader used on its own) nothing is judged.
     """
     if problems.root is None:
@@ -168,7 +169,8 @@ def outside_archive(path: Path, problems: Problems, stage: str = "read") -> bool
     root = str(problems.root)
     if not _within(os.path.abspath(path), os.path.abspath(root)):
         return False  # not below the archive at all, so not a link out of it
-    if _within(os.path.realpath(path), os.path.realpath(root)):
+    real = os.path.realpath(path)
+    if _within(real, os.path.realpath(root)) or any(_within(real, folder) for folder in problems.trusted):
         return False
     what = "folder" if os.path.isdir(path) else "file"
     problems.add(path, None, f"symlink to a {what} outside the archive; not read", stage)

@@ -37,9 +37,12 @@ def walk(
     onerror: Callable[[OSError], None],
     too_deep: Callable[[str], None],
     max_depth: int = MAX_FOLDER_DEPTH,
+    follow: Callable[[str], bool] | None = None,
 ) -> Iterator[Folder]:
-    """Top-down, like ``os.walk(root, onerror=...)`` (symlinked folders listed, not entered);
+    """Top-down, like ``os.walk(root, onerror=...)`` (symlinked folders listed, not entered, unless
+    ``follow(path)`` says so: discovery follows a symlinked agent folder, each target once);
     ``too_deep(path)`` is called for each folder ``max_depth`` levels down, which is not entered."""
+    entered: set[str] = set()
     stack = [(os.fspath(root), 0)]
     while stack:
         top, depth = stack.pop()
@@ -53,7 +56,10 @@ def walk(
         for name in folder.dirs:
             path = os.path.join(top, name)
             if os.path.islink(path):
-                continue
+                target = os.path.realpath(path)
+                if follow is None or target in entered or not follow(path):
+                    continue
+                entered.add(target)
             if depth + 1 > max_depth:
                 too_deep(path)
                 continue
