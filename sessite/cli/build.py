@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from sessite.cli.app import main
 from sessite.cli.options import (
-    find_locations,
+    archive_roots,
     os_error_line,
     site_options,
     with_config_file,
@@ -83,7 +83,7 @@ def build_command(
     redact_pii: bool = False,
 ) -> None:
     """Build a static site from ARCHIVE (a folder of session files in any supported format)."""
-    roots = _roots(archive, use_discover, agent_dirs)
+    roots = archive_roots(archive, use_discover, agent_dirs)
     config = SiteConfig(
         archive=roots[0],
         output=output,
@@ -114,20 +114,6 @@ def build_command(
         sys.exit(1)
     if strict and report.problems:
         sys.exit(2)
-
-
-def _roots(archive: Path | None, use_discover: bool, agent_dirs: tuple[str, ...]) -> list[Path]:
-    """The folders to build: ARCHIVE, and with --discover the agent folders found on this machine."""
-    roots: list[Path] = [archive] if archive is not None else []
-    if use_discover:
-        roots += [root for loc in find_locations(agent_dirs) for root in loc.roots]
-        if not roots:
-            raise click.ClickException("no agent folders found on this machine (see 'sessite discover')")
-    elif archive is None:
-        raise click.UsageError("give an ARCHIVE folder, or --discover to build the agent folders found on this machine")
-    elif agent_dirs:
-        raise click.UsageError("--agent-dir only applies with --discover")
-    return roots
 
 
 def _print_report(report: BuildReport, quiet: bool) -> None:

@@ -145,6 +145,21 @@ def find_locations(agent_dirs: tuple[str, ...]):
     return find(overrides=overrides)
 
 
+def archive_roots(archive: Path | None, use_discover: bool, agent_dirs: tuple[str, ...]) -> list[Path]:
+    """The folders to build (``build`` and ``serve``): ARCHIVE, and with --discover the agent folders
+    found on this machine."""
+    roots: list[Path] = [archive] if archive is not None else []
+    if use_discover:
+        roots += [root for loc in find_locations(agent_dirs) for root in loc.roots]
+        if not roots:
+            raise click.ClickException("no agent folders found on this machine (see 'sessite discover')")
+    elif archive is None:
+        raise click.UsageError("give an ARCHIVE folder, or --discover to build the agent folders found on this machine")
+    elif agent_dirs:
+        raise click.UsageError("--agent-dir only applies with --discover")
+    return roots
+
+
 def with_config_file(
     config: SiteConfig, archive: Path | None, config_file: Path | None, exports: str | None
 ) -> SiteConfig:

@@ -8,6 +8,7 @@ import click
 
 from sessite.cli.app import main
 from sessite.cli.options import (
+    archive_roots,
     site_options,
     with_config_file,
 )
@@ -19,7 +20,20 @@ from sessite.serve import serve
 
 
 @main.command("serve")
-@click.argument("archive", type=click.Path(exists=True, file_okay=True, path_type=Path))
+@click.argument("archive", required=False, type=click.Path(exists=True, file_okay=True, path_type=Path))
+@click.option(
+    "--discover",
+    "use_discover",
+    is_flag=True,
+    help="Also serve every agent folder found on this machine (as 'build --discover'); ARCHIVE is then optional.",
+)
+@click.option(
+    "--agent-dir",
+    "agent_dirs",
+    multiple=True,
+    metavar="AGENT=FOLDER",
+    help="With --discover: look for AGENT's sessions in FOLDER instead of its default folders (repeatable).",
+)
 @click.option(
     "-o",
     "--output",
@@ -39,7 +53,9 @@ from sessite.serve import serve
 @click.option("--open", "open_browser", is_flag=True, help="Open the preview in a browser.")
 @site_options(watched=True)
 def serve_command(
-    archive: Path,
+    archive: Path | None,
+    use_discover: bool,
+    agent_dirs: tuple[str, ...],
     output: Path | None,
     host: str,
     port: int,
@@ -56,8 +72,10 @@ def serve_command(
 ) -> None:
     """Build ARCHIVE, serve it on localhost, and rebuild and reload on every change."""
 
+    roots = archive_roots(archive, use_discover, agent_dirs)
     config = SiteConfig(
-        archive=archive,
+        archive=roots[0],
+        archives=tuple(roots[1:]),
         output=output,
         title=title,
         redact=not no_redact,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from sessite.model import Problems, Session
 from sessite.outputs.ref_pages import GitRefsIndex
 from sessite.pipeline.folder_settings import LeaveOut
 from sessite.pipeline.pipeline import cached_items
+from sessite.pipeline.plan import build_roots, common_root
 from sessite.pipeline.report import CatalogEntry
 from sessite.readers import registry
 from sessite.serve.rpc import ToolError
@@ -65,9 +67,13 @@ class Catalog:
         return index
 
     def _problems(self) -> Problems:
-        """Problems rooted at the archive, as in the build: readers follow no symlink out of it."""
-        root = self.archive.resolve()
-        return Problems(root if root.is_dir() else root.parent, Redactor.scrub_for(self.config))
+        """Problems rooted at the archive (and the folders ``--discover`` adds), as in the build:
+        readers follow no symlink out of them."""
+        roots = build_roots(replace(self.config, archive=self.archive)) if self.config else [self.archive.resolve()]
+        problems = Problems(common_root(roots), Redactor.scrub_for(self.config))
+        for root in roots:
+            problems.trust(root if root.is_dir() else root.parent)
+        return problems
 
     def entries(self) -> list[CatalogEntry]:
         with self._lock:

@@ -373,7 +373,7 @@ def make_server(
 
 
 def watch_paths(config: SiteConfig) -> list[Path]:
-    paths = [config.archive, *config.template_dirs, *config.static_dirs]
+    paths = [config.archive, *config.archives, *config.template_dirs, *config.static_dirs]
     # Editing sessite's own templates (from a checkout) re-renders too.
     paths += [templates_dir(), static_dir()]
     return [p for p in dict.fromkeys(p.resolve() for p in paths) if p.exists()]

@@ -10,6 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 from helpers import FIXTURES
 
+import sessite.cli.serve as serve_cli
 from sessite.cli import main
 from sessite.model import Problems
 from sessite.readers import discover
@@ -136,3 +137,15 @@ def test_an_empty_archive_says_where_and_what_was_skipped(tmp_path: Path) -> Non
         f"{archive}: no session files found (skipped: .git (version control), node_modules (dependencies), "
         ".cache, .npm)" in result.output
     )
+
+
+def test_serve_discover_serves_what_build_discover_builds(tmp_path: Path, monkeypatch) -> None:
+    home = _symlinked_home(tmp_path)
+    seen = []
+    monkeypatch.setattr(serve_cli, "serve", lambda config, **_: seen.append(config))
+    result = CliRunner().invoke(main, ["serve", "--discover"], env={"SESSITE_HOME": str(home)})
+    assert result.exit_code == 0, result.output
+    [config] = seen
+    roots = {config.archive, *config.archives}
+    assert home / ".claude" / "projects" in roots and home / ".codex" / "sessions" in roots
+    assert CliRunner().invoke(main, ["serve"]).exit_code == 2  # no ARCHIVE and no --discover
