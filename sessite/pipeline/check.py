@@ -139,7 +139,7 @@ def check(config: SiteConfig, render: bool = True) -> CheckReport:
             report.sessions += 1
             report.findings.extend(_findings(session, redacted, kept, problems))
     if report.rendered:
-        report.leaks = _rendered_leaks(config, claims, problems.root)
+        report.leaks = _rendered_leaks(config, claims, problems.root, tuple(sorted(problems.trusted)))
     report.problems = problems.items
     return report
 
@@ -189,7 +189,9 @@ def _line(found: Difference, session: Session) -> int | None:
     return found.event.line if found.event is not None and found.event.line else session.source.line
 
 
-def _rendered_leaks(config: SiteConfig, claims: list[Claim], display_root: Path | None) -> list[Leak]:
+def _rendered_leaks(
+    config: SiteConfig, claims: list[Claim], display_root: Path | None, trusted: tuple[str, ...] = ()
+) -> list[Leak]:
     """Render every session's pages and downloads as a build's workers do, into a temporary
     folder, and scan them as the build scans its output."""
     jobs = config.jobs or default_jobs()
@@ -197,7 +199,8 @@ def _rendered_leaks(config: SiteConfig, claims: list[Claim], display_root: Path 
     with tempfile.TemporaryDirectory(prefix="sessite-check-") as tmp:
         context = BuildContext.for_config(config, Path(tmp)).with_spool(Path(tmp))
         tasks = [
-            SourceTask(source_key(c.reader.name, c.path), c.reader.name, c.path, display_root, c.group) for c in claims
+            SourceTask(source_key(c.reader.name, c.path), c.reader.name, c.path, display_root, c.group, (), trusted)
+            for c in claims
         ]
         for result in run_sources(tasks, context, [], jobs):
             for s in result.sessions:

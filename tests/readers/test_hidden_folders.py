@@ -149,3 +149,9 @@ def test_serve_discover_serves_what_build_discover_builds(tmp_path: Path, monkey
     roots = {config.archive, *config.archives}
     assert home / ".claude" / "projects" in roots and home / ".codex" / "sessions" in roots
     assert CliRunner().invoke(main, ["serve"]).exit_code == 2  # no ARCHIVE and no --discover
+
+
+def test_check_reads_a_symlinked_agent_folder(tmp_path: Path) -> None:
+    home = _symlinked_home(tmp_path)
+    result = CliRunner().invoke(main, ["check", str(home)])
+    assert "outside the archive" not in result.output, result.output
