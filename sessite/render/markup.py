@@ -238,6 +238,24 @@ def markdown(text: str) -> Markup:
     return Markup(_markdown(text) if quick is None else quick)
 
 
+_hard_markdown = mistune.create_markdown(
+    renderer=_SafeRenderer(),
+    escape=True,
+    hard_wrap=True,
+    plugins=["strikethrough", "table", "url", "task_lists"],
+)
+
+
+def prose(text: str) -> Markup:
+    """A person's or a hook's text as it was written: markdown, but every line break kept
+    (mistune's hard wrap), and runs of lines that are clearly preformatted (aligned columns,
+    an ASCII layout, compiler output) shown as a <pre>. Text without a line break inside a
+    paragraph is drawn exactly as ``markdown`` draws it."""
+    if not text or len(text) > MARKDOWN_LIMIT or "\n" not in _BLANK_LINES.sub("", text.strip("\n")):
+        return markdown(text)
+    return Markup(_hard_markdown(_fence_preformatted(text)))
+
+
 def _block_code(code: str, info: str | None) -> str:
     """A fenced block's HTML, for mistune's renderer and sessite/speedups/quickmd.py alike."""
     return str(highlight_code(code, info))
@@ -264,3 +282,81 @@ def pygments_css() -> str:
     dark = HtmlFormatter(style=DARK_STYLE).get_style_defs(".hl")
     dark_scoped = "\n".join("  " + line for line in dark.splitlines())
     return f"{light}\n@media (prefers-color-scheme: dark) {{\n{dark_scoped}\n}}\n"
+
+
+# Lines that read as preformatted: two runs of them or more are fenced (see ``prose``).
+_ALIGNED = re.compile(r"\S(?: {2,}|\t)\S")  # columns apart by several spaces or a tab
+_INDENTED = re.compile(r"(?: {2,}|\t)(?![-+*] |[0-9]+[.)] )\S")  # not a nested list item
+_BOX = re.compile(r"[\u2500-\u257f]|^\s*[+|].*[-=+|]\s*$|^\s*[-=+]{3,}\s*$")  # box drawing, +--+ rules
+_DIAGNOSTIC = re.compile(
+    r"^\s*(?:[\w./\\-]+:\d+(?::\d+)?:?\s|(?:error|warning|note|help)(?:\[\w+\])?:|-->\s|\d+\s+\|"
+    r"|Traceback \(|File \"[^\"]+\", line \d+|[A-Z]\w*(?:Error|Exception):)"
+)
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$")  # a markdown table is markdown
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-+*]|[0-9]+[.)]) ")
+
+
+def _looks_preformatted(line: str, in_list: bool) -> bool:
+    """In a list, an indented line continues an item: only the other signs count there."""
+    if _LIST_ITEM.match(line):
+        return False
+    return bool(
+        _ALIGNED.search(line) or (not in_list and _INDENTED.match(line)) or _BOX.search(line) or _DIAGNOSTIC.match(line)
+    )
+
+
+def _fence_preformatted(text: str) -> str:
+    """``text`` with each run of two or more preformatted lines (outside fences, outside a
+    paragraph holding a markdown table) put in a fence of its own."""
+    lines = text.split("\n")
+    out: list[str] = []
+    fence = ""  # the open fence's marker, while inside one
+    run: list[str] = []
+    block_start, has_table, in_list = True, False, False
+
+    def flush() -> None:
+        if len(run) >= 2:
+            ticks = "`" * max(3, 1 + max((len(m) for line in run for m in re.findall(r"`+", line)), default=0))
+            out.extend([ticks, *run, ticks])
+        else:
+            out.extend(run)
+        run.clear()
+
+    for i, line in enumerate(lines):
+        opened = _FENCE_OPEN.match(line)
+        if fence:
+            out.append(line)
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+                fence = ""
+            continue
+        if opened:
+            flush()
+            fence = opened.group(1)
+            out.append(line)
+            block_start = True
+            continue
+        if not line.strip():
+            flush()
+            out.append(line)
+            block_start = True
+            continue
+        if block_start:  # a paragraph's first line: does it hold a markdown table?
+            block_start = False
+            has_table = in_list = False
+            for later in lines[i:]:
+                if not later.strip() or _FENCE_OPEN.match(later):
+                    break
+                if _TABLE_RULE.match(later):
+                    has_table = True
+                    break
+        in_list = in_list or bool(_LIST_ITEM.match(line))
+        if not has_table and _looks_preformatted(line, in_list):
+            run.append(line)
+        else:
+            flush()
+            out.append(line)
+    flush()
+    return "\n".join(out)
