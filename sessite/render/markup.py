@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import groupby
 from operator import itemgetter
+from urllib.parse import unquote
 
 import mistune
 from markupsafe import Markup, escape
@@ -31,6 +32,8 @@ HIGHLIGHT_LIMIT = 64 * 1024
 MARKDOWN_LIMIT = 256 * 1024
 
 _SAFE_SCHEMES = ("http:", "https:", "mailto:")
+# An absolute path on the machine that wrote the text (``/Users/…``, ``~/…``, ``C:\\…``), never a page of the site.
+_LOCAL_PATH = re.compile(r"\s*(?:/(?!/)|~/|[A-Za-z]:(?:[\\/]|%5[Cc]))")
 # The highlighting themes of pygments.css: light, and dark under prefers-color-scheme.
 LIGHT_STYLE, DARK_STYLE = "default", "monokai"
 
@@ -195,6 +198,8 @@ class _SafeRenderer(mistune.HTMLRenderer):
         return escape(allowed) if allowed is not None else "#unsafe-link-removed"
 
     def link(self, text: str, url: str, title: str | None = None) -> str:
+        if _LOCAL_PATH.match(url):  # a file on the agent's machine: a link to it would be broken here
+            return f'<span class="path" title="{escape(unquote(url))}">{text}</span>'
         allowed = safe_url(url)
         if allowed is None:
             return f'<span class="unsafe-link" title="link removed: unsafe scheme">{text}</span>'
@@ -203,8 +208,10 @@ class _SafeRenderer(mistune.HTMLRenderer):
 
     def image(self, text: str, url: str, title: str | None = None) -> str:
         # Remote images would be fetched by every reader of the page; show a link instead.
-        allowed = safe_url(url)
         label = escape(text or url)
+        if _LOCAL_PATH.match(url):
+            return f'<span class="path" title="{escape(unquote(url))}">[image: {label}]</span>'
+        allowed = safe_url(url)
         if allowed is None:
             return f'<span class="unsafe-link">[image: {label}]</span>'
         return f'<a class="image-link" href="{escape(allowed)}" rel="nofollow noopener">[image: {label}]</a>'
