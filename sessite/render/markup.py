@@ -219,6 +219,11 @@ class _SafeRenderer(mistune.HTMLRenderer):
     def block_code(self, code: str, info: str | None = None) -> str:
         return _block_code(code, info)
 
+    def heading(self, text: str, level: int, **attrs: object) -> str:
+        # A message's "# Title" sits below the page's own h1 (the session's title): one level down.
+        tag = f"h{min(level + 1, 6)}"
+        return f"<{tag}>{text}</{tag}>\n"
+
     def block_html(self, html: str) -> str:
         return f"<p>{escape(html)}</p>\n"
 
