@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import groupby
 from operator import itemgetter
+from urllib.parse import unquote
 
 import mistune
 from markupsafe import Markup, escape
@@ -31,6 +32,8 @@ HIGHLIGHT_LIMIT = 64 * 1024
 MARKDOWN_LIMIT = 256 * 1024
 
 _SAFE_SCHEMES = ("http:", "https:", "mailto:")
+# An absolute path on the machine that wrote the text (``/Users/…``, ``~/…``, ``C:\\…``), never a page of the site.
+_LOCAL_PATH = re.compile(r"\s*(?:/(?!/)|~/|[A-Za-z]:(?:[\\/]|%5[Cc]))")
 # The highlighting themes of pygments.css: light, and dark under prefers-color-scheme.
 LIGHT_STYLE, DARK_STYLE = "default", "monokai"
 
@@ -195,6 +198,8 @@ class _SafeRenderer(mistune.HTMLRenderer):
         return escape(allowed) if allowed is not None else "#unsafe-link-removed"
 
     def link(self, text: str, url: str, title: str | None = None) -> str:
+        if _LOCAL_PATH.match(url):  # a file on the agent's machine: a link to it would be broken here
+            return f'<span class="path" title="{escape(unquote(url))}">{text}</span>'
         allowed = safe_url(url)
         if allowed is None:
             return f'<span class="unsafe-link" title="link removed: unsafe scheme">{text}</span>'
@@ -203,14 +208,21 @@ class _SafeRenderer(mistune.HTMLRenderer):
 
     def image(self, text: str, url: str, title: str | None = None) -> str:
         # Remote images would be fetched by every reader of the page; show a link instead.
-        allowed = safe_url(url)
         label = escape(text or url)
+        if _LOCAL_PATH.match(url):
+            return f'<span class="path" title="{escape(unquote(url))}">[image: {label}]</span>'
+        allowed = safe_url(url)
         if allowed is None:
             return f'<span class="unsafe-link">[image: {label}]</span>'
         return f'<a class="image-link" href="{escape(allowed)}" rel="nofollow noopener">[image: {label}]</a>'
 
     def block_code(self, code: str, info: str | None = None) -> str:
         return _block_code(code, info)
+
+    def heading(self, text: str, level: int, **attrs: object) -> str:
+        # A message's "# Title" sits below the page's own h1 (the session's title): one level down.
+        tag = f"h{min(level + 1, 6)}"
+        return f"<{tag}>{text}</{tag}>\n"
 
     def block_html(self, html: str) -> str:
         return f"<p>{escape(html)}</p>\n"
@@ -236,6 +248,24 @@ def markdown(text: str) -> Markup:
         return Markup(_paragraphs(text))
     quick = quickmd.render(text, _block_code) if speedups.ENABLED else None
     return Markup(_markdown(text) if quick is None else quick)
+
+
+_hard_markdown = mistune.create_markdown(
+    renderer=_SafeRenderer(),
+    escape=True,
+    hard_wrap=True,
+    plugins=["strikethrough", "table", "url", "task_lists"],
+)
+
+
+def prose(text: str) -> Markup:
+    """A person's or a hook's text as it was written: markdown, but every line break kept
+    (mistune's hard wrap), and runs of lines that are clearly preformatted (aligned columns,
+    an ASCII layout, compiler output) shown as a <pre>. Text without a line break inside a
+    paragraph is drawn exactly as ``markdown`` draws it."""
+    if not text or len(text) > MARKDOWN_LIMIT or "\n" not in _BLANK_LINES.sub("", text.strip("\n")):
+        return markdown(text)
+    return Markup(_hard_markdown(_fence_preformatted(text)))
 
 
 def _block_code(code: str, info: str | None) -> str:
@@ -264,3 +294,81 @@ def pygments_css() -> str:
     dark = HtmlFormatter(style=DARK_STYLE).get_style_defs(".hl")
     dark_scoped = "\n".join("  " + line for line in dark.splitlines())
     return f"{light}\n@media (prefers-color-scheme: dark) {{\n{dark_scoped}\n}}\n"
+
+
+# Lines that read as preformatted: two runs of them or more are fenced (see ``prose``).
+_ALIGNED = re.compile(r"\S(?: {2,}|\t)\S")  # columns apart by several spaces or a tab
+_INDENTED = re.compile(r"(?: {2,}|\t)(?![-+*] |[0-9]+[.)] )\S")  # not a nested list item
+_BOX = re.compile(r"[\u2500-\u257f]|^\s*[+|].*[-=+|]\s*$|^\s*[-=+]{3,}\s*$")  # box drawing, +--+ rules
+_DIAGNOSTIC = re.compile(
+    r"^\s*(?:[\w./\\-]+:\d+(?::\d+)?:?\s|(?:error|warning|note|help)(?:\[\w+\])?:|-->\s|\d+\s+\|"
+    r"|Traceback \(|File \"[^\"]+\", line \d+|[A-Z]\w*(?:Error|Exception):)"
+)
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$")  # a markdown table is markdown
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-+*]|[0-9]+[.)]) ")
+
+
+def _looks_preformatted(line: str, in_list: bool) -> bool:
+    """In a list, an indented line continues an item: only the other signs count there."""
+    if _LIST_ITEM.match(line):
+        return False
+    return bool(
+        _ALIGNED.search(line) or (not in_list and _INDENTED.match(line)) or _BOX.search(line) or _DIAGNOSTIC.match(line)
+    )
+
+
+def _fence_preformatted(text: str) -> str:
+    """``text`` with each run of two or more preformatted lines (outside fences, outside a
+    paragraph holding a markdown table) put in a fence of its own."""
+    lines = text.split("\n")
+    out: list[str] = []
+    fence = ""  # the open fence's marker, while inside one
+    run: list[str] = []
+    block_start, has_table, in_list = True, False, False
+
+    def flush() -> None:
+        if len(run) >= 2:
+            ticks = "`" * max(3, 1 + max((len(m) for line in run for m in re.findall(r"`+", line)), default=0))
+            out.extend([ticks, *run, ticks])
+        else:
+            out.extend(run)
+        run.clear()
+
+    for i, line in enumerate(lines):
+        opened = _FENCE_OPEN.match(line)
+        if fence:
+            out.append(line)
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+                fence = ""
+            continue
+        if opened:
+            flush()
+            fence = opened.group(1)
+            out.append(line)
+            block_start = True
+            continue
+        if not line.strip():
+            flush()
+            out.append(line)
+            block_start = True
+            continue
+        if block_start:  # a paragraph's first line: does it hold a markdown table?
+            block_start = False
+            has_table = in_list = False
+            for later in lines[i:]:
+                if not later.strip() or _FENCE_OPEN.match(later):
+                    break
+                if _TABLE_RULE.match(later):
+                    has_table = True
+                    break
+        in_list = in_list or bool(_LIST_ITEM.match(line))
+        if not has_table and _looks_preformatted(line, in_list):
+            run.append(line)
+        else:
+            flush()
+            out.append(line)
+    flush()
+    return "\n".join(out)

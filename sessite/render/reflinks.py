@@ -13,7 +13,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from sessite.analyze.refs import KIND_SINGULAR, Forge, RefKey, Repo, SessionRefs, session_refs
+from sessite.analyze.refs import KIND_SINGULAR, Forge, RefKey, Repo, SessionRefs, means_issue, session_refs
 from sessite.model import Event
 from sessite.render.markup import element_text
 from sessite.site.urls import ref_url, relative_root, repo_refs_url
@@ -175,6 +175,8 @@ def _replacer(tokens: dict[str, RefKey], root: str, forge: Forge, refs: SessionR
         before = text[start - 1] if start else " "
         after = text[end] if end < len(text) else " "
         if before.isalnum() or before in _NOT_BEFORE or after.isalnum() or after in "_-":
+            return token
+        if token[0] == "#" and not means_issue(text, start):  # "#1 and #2" of a list, not issues
             return token
         return _anchor(token, key, root, forge, refs)
 

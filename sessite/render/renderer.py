@@ -27,7 +27,7 @@ from sessite import __version__, speedups
 from sessite.render.charts import format_count as compact_count
 from sessite.render.charts import format_seconds
 from sessite.render.insights import register_jinja as register_insights
-from sessite.render.markup import element_text, highlight_code, markdown, render_diff
+from sessite.render.markup import element_text, highlight_code, markdown, prose, render_diff
 from sessite.render.pages import Page
 from sessite.render.reflinks import RefHelpers
 from sessite.render.resources import templates_dir
@@ -136,6 +136,7 @@ class Renderer:
         )
         self.env.filters.update(
             markdown=markdown,
+            prose=prose,  # a person's or a hook's text: line breaks kept
             text=element_text,  # <pre> content: escaped, quotes kept
             code=lambda text, language=None, filename=None: highlight_code(text or "", language, filename),
             diff=render_diff,

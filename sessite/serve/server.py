@@ -13,7 +13,6 @@ import mimetypes
 import posixpath
 import shutil
 import sys
-import tempfile
 import threading
 import webbrowser
 from collections.abc import Callable
@@ -36,6 +35,7 @@ from sessite.serve.agent_tools import make_registry
 from sessite.serve.catalog import Catalog
 from sessite.serve.guard import Guard
 from sessite.serve.rpc import INTERNAL_ERROR, MAX_REQUEST_BYTES, encode_jsonrpc, handle_aicf, handle_jsonrpc
+from sessite.serve.tempsite import make_temporary, remove_leftovers, stop_on_signals
 from sessite.site.urls import INDEX_URL, NOT_FOUND_URL, is_single_file_url
 
 RELOAD_SCRIPT = Path(__file__).with_name("livereload.js")
@@ -416,11 +416,25 @@ def serve(
     log: Callable[[str], None] = print,
     open_browser: bool = False,
 ) -> None:
-    """Build, serve and watch until interrupted (Ctrl-C)."""
+    """Build, serve and watch until interrupted (Ctrl-C, SIGTERM or SIGHUP)."""
     temporary = None
     if config.output is None or str(config.output) == "":
-        temporary = Path(tempfile.mkdtemp(prefix="sessite-preview-"))
+        for folder in remove_leftovers():
+            log(f"removed {folder}, left by a preview that was killed")
+        temporary = make_temporary()
         config = replace(config, output=temporary / "site")
+    with stop_on_signals():
+        _serve(config, temporary, host, port, log, open_browser)
+
+
+def _serve(
+    config: SiteConfig,
+    temporary: Path | None,
+    host: str,
+    port: int,
+    log: Callable[[str], None],
+    open_browser: bool,
+) -> None:
     state = PreviewState(config)
     server = None
     stop = threading.Event()

@@ -89,7 +89,7 @@ def _block(block: list[str]) -> tuple[str, str | None]:
         if head is None or len(block) > 1:
             return "heading", None
         inline = _inline(head.group(2))
-        level = len(head.group(1))
+        level = min(len(head.group(1)) + 1, 6)  # below the page's own h1, as markup._SafeRenderer.heading
         return "heading", None if inline is None else f"<h{level}>{inline}</h{level}>\n"
     if first.startswith("- "):
         items = []

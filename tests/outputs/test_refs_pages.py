@@ -312,7 +312,7 @@ def test_forge_setting_changes_the_links(tmp_path):
         [
             _user("go"),
             *_bash("toolu_1", "git remote -v", "origin\tgit@git.example.com:team/tool.git (fetch)\n"),
-            _assistant("Fixed in commit 1a2b3c4d, see #5."),
+            _assistant("Fixed in commit 1a2b3c4d, see issue #5."),
         ],
     )
     build_site(

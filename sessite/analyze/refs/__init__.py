@@ -74,9 +74,11 @@ from sessite.analyze.refs.keys import (
     SessionRef,
     SessionRefs,
 )
+from sessite.analyze.refs.mentions import means_issue
 from sessite.analyze.refs.patterns import valid_branch
 
 __all__ = [
+    "means_issue",
     "DEFAULT_FORGE",
     "KINDS",
     "KIND_LABELS",

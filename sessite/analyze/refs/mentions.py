@@ -8,7 +8,6 @@ that describe themselves).
 
 from __future__ import annotations
 
-import bisect
 import re
 
 from sessite.analyze.refs.findings import Findings, TextSpans
@@ -24,12 +23,16 @@ _AT_SHA = re.compile(r"@(?P<sha>[0-9a-f]{7,40})(?![\w-])")
 # owner/repo right before a "#123" or "@sha" (searched in a window ending there)
 _REPO_BEFORE = re.compile(r"(?<![\w/.@#-])(?P<repo>[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9_.-]{1,100})$")
 _GH = re.compile(r"(?<![\w-])GH-(?P<num>[1-9]\d{0,6})(?![\w-])")
+# A bare ``#123`` is an issue only after a word that says so (``see #2``, ``bug #3``, ``#1 and #2``
+# in a list of review findings are numbers, not issues), or in a list that such a word opens.
 _ISSUE_KW_BEFORE = re.compile(
-    r"\b(?P<kw>issues?|prs?|pull requests?|merge pull request|merge requests?|fix(?:e[sd])?"
-    r"|clos(?:e[sd]?|ing)|resolv(?:e[sd]?|ing)|refs?|see|ticket|bug)\s*:?\s*$",
+    r"\b(?P<kw>issues?|prs?|pull requests?|pull|merge pull request|merge requests?|fix(?:e[sd])?"
+    r"|clos(?:e[sd]?|ing)|resolv(?:e[sd]?|ing)|refs?)\s*:?\s*$",
     re.IGNORECASE,
 )
-_NOT_BEFORE_ISSUE = set("_&#/\\'\"$%.:-")
+# ``issues #1, #2 and #3``: a number right after another, joined by a comma, "and", "or" or "&"
+_LISTED_AFTER = re.compile(r"#[1-9]\d{0,6}(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+|\s*,\s*)$", re.IGNORECASE)
+_LIST_DEPTH = 20  # numbers a list may hold after its keyword
 _SHA_KW_BEFORE = re.compile(
     r"(?:\b(?:[Cc]ommit(?:ted)?(?:\s+(?:hash|id|sha|SHA|as|in|to|at|is|was))?|[Cc]ommits|[Rr]evision"
     r"|[Rr]evert(?:ed|s|ing)?|[Cc]herry-pick(?:ed|ing)?"
@@ -52,87 +55,6 @@ _DIGEST_WORDS = re.compile(
     r"(?i)checksum|digest|integrity|sha-?(?:1|256|384|512)|sha\d*sum|md5|blob|tree|object|token|secret"
     r"|api[_ -]?key|uuid|nonce|salt|signature|fingerprint|hash"
 )
-# ``step #3``, ``#1 priority``: an ordinal, not an issue
-_ORDINAL_WORDS = {
-    "step",
-    "steps",
-    "item",
-    "items",
-    "phase",
-    "part",
-    "option",
-    "attempt",
-    "round",
-    "rank",
-    "ranked",
-    "point",
-    "line",
-    "row",
-    "entry",
-    "no",
-    "number",
-    "page",
-    "slide",
-    "chapter",
-    "section",
-    "test",
-    "case",
-    "example",
-    "priority",
-    "level",
-    "stage",
-    "day",
-    "week",
-    "version",
-    "rule",
-    "question",
-    "answer",
-    "task",
-    "todo",
-    "place",
-    "top",
-    "file",
-    "cell",
-    "column",
-    "col",
-    "arg",
-    "argument",
-    "param",
-    "parameter",
-    "index",
-    "slot",
-    "channel",
-    "room",
-    "table",
-    "figure",
-    "fig",
-    "tip",
-    "note",
-    "bullet",
-    "comment",
-}
-_ORDINAL_AFTER = {
-    "priority",
-    "spot",
-    "rank",
-    "choice",
-    "pick",
-    "place",
-    "seller",
-    "hit",
-    "fan",
-    "favorite",
-    "favourite",
-    "reason",
-    "rule",
-    "tip",
-    "thing",
-    "step",
-    "cause",
-    "option",
-}
-_WORD_AFTER = re.compile(r"[ \t]+([A-Za-z]+)")
-_COLOUR_WORDS = re.compile(r"(?i)colou?r|background|fill|stroke|border|rgb|hex|css|style|shadow|theme")
 
 
 def scan(f: Findings, text: str, eid: str, channel: str, subs: set[str] | None = None) -> None:
@@ -179,15 +101,14 @@ def _commit_lines(f: Findings, text: str, eid: str, worked: bool, spans: TextSpa
             if worked:
                 f.branch = branch
         for im in HASH_NUM.finditer(m.group("msg")):
-            if worked:  # the session's own commit names the issue
-                f.hit(None, "issue", im.group("num"), eid, worked=True)
+            if worked:  # the session's own commit names the issue: linked where it says so
+                s, e = m.start("msg") + im.start(), m.start("msg") + im.end()
+                f.hit(None, "issue", im.group("num"), eid, text[s:e], snippet(text, s, e, eid), worked=True)
             f.relate((None, "commit", sha), (None, "issue", im.group("num")))
 
 
 def _hash_numbers(f: Findings, text: str, eid: str, channel: str, spans: TextSpans) -> None:
-    """``owner/repo#123`` anywhere; a bare ``#123`` in prose after a keyword, or when nothing says it is not one."""
-    fences: list[int] | None = None
-    fences_found = False  # looked for only when a bare number needs them
+    """``owner/repo#123`` anywhere; a bare ``#123`` in prose or git output only where a word says it is one."""
     for m in HASH_NUM.finditer(text):
         s, e = m.start(), m.end()
         if (s, e) in spans:
@@ -201,22 +122,34 @@ def _hash_numbers(f: Findings, text: str, eid: str, channel: str, spans: TextSpa
             continue
         if channel == TOOL:
             continue
-        kw = _ISSUE_KW_BEFORE.search(text, max(0, s - 32), s) if _word_ends_before(text, s) else None
-        if kw:
-            if spans.take(s, e):
-                pr = kw.group("kw").lower().startswith(("pr", "pull", "merge"))
-                f.hit(None, "issue", num, eid, text[s:e], snippet(text, s, e, eid), pr=pr)
-            continue
-        prev = text[s - 1] if s else " "
-        if prev.isalnum() or prev in _NOT_BEFORE_ISSUE:
-            continue
-        if not fences_found:
-            fences_found = True
-            fences = _fence_spans(text) if channel == MSG and ("```" in text or "~~~" in text) else None
-        if _inside(fences, s) or not _plausible_issue(text, s, num):
-            continue
-        if spans.take(s, e):
-            f.hit(None, "issue", num, eid, text[s:e], snippet(text, s, e, eid))
+        kw = said_issue(text, s)
+        if kw is not None and spans.take(s, e):
+            pr = kw.lower().startswith(("pr", "pull", "merge"))
+            f.hit(None, "issue", num, eid, text[s:e], snippet(text, s, e, eid), pr=pr)
+
+
+def said_issue(text: str, start: int) -> str | None:
+    """The word that makes the ``#N`` at ``start`` an issue (``Fixes #12``, ``PR #57``, the
+    ``#3`` of ``issues #1, #2 and #3``), or None when nothing before it says so."""
+    for _ in range(_LIST_DEPTH):
+        if _word_ends_before(text, start):
+            kw = _ISSUE_KW_BEFORE.search(text, max(0, start - 32), start)
+            if kw:
+                return kw.group("kw")
+        listed = _LISTED_AFTER.search(text, max(0, start - 16), start)
+        if listed is None:
+            return None
+        start = listed.start()
+    return None
+
+
+def means_issue(text: str, start: int) -> bool:
+    """Whether the ``#N`` at ``start`` is an issue by its context: a word before it says so,
+    or it is in the message of a ``[branch sha] message`` line (a commit naming its issue)."""
+    if said_issue(text, start) is not None:
+        return True
+    line = _COMMIT_LINE.match(text, text.rfind("\n", 0, start) + 1)
+    return line is not None and line.start("msg") <= start < line.end("msg")
 
 
 def _word_ends_before(text: str, end: int) -> bool:
@@ -270,52 +203,3 @@ def _hex_runs(f: Findings, text: str, eid: str, channel: str, spans: TextSpans) 
 def _has_sha_keyword(text: str, start: int, end: int) -> bool:
     window = text[start:end]
     return any(hint in window for hint in _SHA_KW_HINTS)
-
-
-def _fence_spans(text: str) -> list[int]:
-    """Offsets where code fences open and close (alternately)."""
-    marks = _fence_starts(text)
-    if len(marks) % 2:
-        marks.append(len(text))
-    return marks
-
-
-def _fence_starts(text: str) -> list[int]:
-    """The starts of the lines that open with a fence mark after at most three spaces or tabs
-    (what ``(?m)^[ \t]{0,3}(?:```|~~~)`` matches), found with str.find: a multiline ``^``
-    regex walks every character."""
-    starts: set[int] = set()
-    for mark in ("```", "~~~"):
-        line = searched = 0  # the current line's start, known up to ``searched`` (each char looked at once)
-        at = text.find(mark)
-        while at >= 0:
-            newline = text.rfind("\n", searched, at)
-            if newline >= 0:
-                line = newline + 1
-            searched = at
-            if at - line <= 3 and not text[line:at].strip(" \t"):
-                starts.add(line)
-            at = text.find(mark, at + 1)
-    return sorted(starts)
-
-
-def _inside(spans: list[int] | None, pos: int) -> bool:
-    if not spans:
-        return False
-    return bisect.bisect_right(spans, pos) % 2 == 1
-
-
-def _plausible_issue(text: str, start: int, number: str) -> bool:
-    """``#123`` is an issue unless its context makes it an ordinal or a colour."""
-    before = text[max(0, start - 24) : start]
-    words = re.findall(r"[A-Za-z]+", before)
-    if words and words[-1].lower() in _ORDINAL_WORDS and before.rstrip().endswith(words[-1]):
-        return False
-    after = _WORD_AFTER.match(text, start + 1 + len(number))
-    if after and after.group(1).lower() in _ORDINAL_AFTER:
-        return False
-    if len(number) in (3, 6):
-        following = text[start + 1 + len(number) : start + 2 + len(number)]
-        if following == ";" or before.rstrip().endswith(":") or _COLOUR_WORDS.search(before):
-            return False
-    return True
