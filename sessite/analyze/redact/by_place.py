@@ -12,7 +12,7 @@ import base64
 import binascii
 import re
 
-from sessite.analyze.redact.precision import not_a_secret, stand_in
+from sessite.analyze.redact.precision import not_a_secret, randomish, stand_in
 from sessite.analyze.redact.types import RuleSpec, Span
 
 # The value of NAME=value: quoted or not (quotes may be backslash-escaped, as in JSON held in
@@ -112,7 +112,6 @@ _NAMED_VALUE = (
     r"[^\s\"'`,;(){}\[\]<>\\]{8,}+(?![(\[]|\\*[\"']?[ \t]*[:=]))"
 )
 _AFTER_NAME = "\\\"' \t=:"  # what can follow a name's end: a closing quote, a space, = or :
-_RANDOMISH = re.compile(r"[0-9].*[A-Za-z]|[A-Za-z].*[0-9]|[!#%^*@+/=~&$?|]")
 _CODE_PATH = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
 
 
@@ -213,7 +212,7 @@ def _named_value(match: re.Match[str]) -> list[Span]:
         if value.startswith(("/", "./", "../", "~/")) or "://" in value or _CODE_PATH.fullmatch(value):
             return []
         env_line = match.group("sep") == "=" and match.group("name").isupper()
-        if not env_line and not _RANDOMISH.search(value):
+        if not env_line and not randomish(value):
             return []
     return [("secret-assignment", match.start("secret"), end)]
 

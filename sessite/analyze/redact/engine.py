@@ -23,7 +23,7 @@ from sessite.analyze.redact.prefilter import HintFinder
 from sessite.analyze.redact.rules import PATTERNS, SCANS, SHAPES, RedactionConfigError, compile_extra
 from sessite.analyze.redact.ruleset import available as ruleset_available
 from sessite.analyze.redact.ruleset import loosen, rule_set
-from sessite.analyze.redact.runs import DIGIT_RUN, HEX_RUN, RUNS, UPPER_RUN, runs_in
+from sessite.analyze.redact.runs import RUN_PATTERNS, RUNS, runs_in
 from sessite.analyze.redact.types import Anchors, Check, Scan, Span
 
 _MEMO_MAX_LEN = 256  # short strings repeat (paths, names, ids): remember what they became
@@ -289,15 +289,11 @@ def is_image_data(value: str) -> bool:
     return value.startswith("data:image/") and IMAGE_DATA.fullmatch(value) is not None
 
 
-# What each run hint stands for, as a pattern (see ``runs``).
-_RUN_PATTERNS = {DIGIT_RUN: r"[0-9](?:[ \-]*[0-9]){8}", UPPER_RUN: "[A-Z0-9]{20}", HEX_RUN: "[0-9a-f]{32}"}
-
-
 @lru_cache(maxsize=1024)
 def _requirements(hints: tuple[str, ...], pattern: re.Pattern[str] | Scan) -> tuple[str, ...]:
     """What the compiled set must find for a rule to run: its pattern loosened, and one of its
     hint words (a scan: the words alone; none at all: run it on every string)."""
     needs = [loosen(pattern.pattern)] if isinstance(pattern, re.Pattern) else []
     if hints:
-        needs.append("|".join(_RUN_PATTERNS[h] if h in _RUN_PATTERNS else "(?i:" + re.escape(h) + ")" for h in hints))
+        needs.append("|".join(RUN_PATTERNS[h] if h in RUN_PATTERNS else "(?i:" + re.escape(h) + ")" for h in hints))
     return tuple(needs)

@@ -65,6 +65,11 @@ _OWNED_KEY = re.compile(
 _RANDOMISH = re.compile(r"[0-9].*[A-Za-z]|[A-Za-z].*[0-9]|[!#%^*@+/=~&$?|]")
 
 
+def randomish(value: str) -> bool:
+    """Letters mixed with digits, or a symbol: what a credential looks like, a word or a name does not."""
+    return _RANDOMISH.search(value) is not None
+
+
 # A part of a key (between - _ .) that no random body holds as a whole: sk-ant-api03-test-…, sk-fake-…
 _STAND_IN_PARTS = _words(
     "your test fake dummy example sample placeholder demo mock invalid here replace changeme redacted"

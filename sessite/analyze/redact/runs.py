@@ -14,6 +14,8 @@ DIGIT_RUN = "\x00digit-run"  # 9 digits in a row once spaces and dashes are drop
 UPPER_RUN = "\x00upper-run"  # 20 upper-case letters and digits in a row
 HEX_RUN = "\x00hex-run"  # 32 hex digits in a row
 RUNS = (DIGIT_RUN, UPPER_RUN, HEX_RUN)
+# The same runs as patterns, for the compiled rule set (``ruleset``).
+RUN_PATTERNS = {DIGIT_RUN: r"[0-9](?:[ \-]*[0-9]){8}", UPPER_RUN: "[A-Z0-9]{20}", HEX_RUN: "[0-9a-f]{32}"}
 
 _DIGITS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x78 for b in range(256))
 _UPPER = bytes(0x41 if 0x30 <= b <= 0x39 or 0x41 <= b <= 0x5A else 0x78 for b in range(256))
