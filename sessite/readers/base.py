@@ -17,6 +17,7 @@ from typing import Any
 from sessite.model import Problems, Session, declare_injected_tags
 from sessite.readers.files import decode_bytes
 from sessite.readers.finish import with_sound_fields, with_unread_lines, without_surrogates
+from sessite.readers.kept import is_kept, mark_dropped
 from sessite.readers.merge import distinct_ids, merge_copies
 from sessite.readers.platform import Platform
 from sessite.readers.regular import open_regular
@@ -247,11 +248,17 @@ class Reader:
 
     def read_group(self, paths: Sequence[Path], problems: Problems) -> Iterator[Session]:
         """``read`` for files discovery grouped by ``session_key`` (one path, usually): the
-        sessions of several files with one id are merged event by event (``merge``)."""
+        sessions of several files with one id are merged event by event (``merge``); what only
+        an earlier copy kept by ``sessite collect`` holds is marked as dropped (``kept``)."""
         if len(paths) == 1:
             yield from distinct_ids(self.read(paths[0], problems), problems)
             return
-        yield from merge_copies([list(self.read(p, problems)) for p in paths], problems)
+        reads = [list(self.read(p, problems)) for p in paths]
+        merged = merge_copies(reads, problems)
+        kept = [r for p, r in zip(paths, reads) if is_kept(p)]
+        if kept and len(kept) < len(reads):  # an earlier copy kept by ``sessite collect``: mark what it alone holds
+            merged = mark_dropped(merged, [r for p, r in zip(paths, reads) if not is_kept(p)], kept)
+        yield from merged
 
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
         """The format's own reading: yield every session in ``path``; report bad input to ``problems``."""

@@ -22,6 +22,7 @@ from sessite.readers.base import Reader, Sniff
 from sessite.readers.files import outside_archive
 from sessite.readers.formats import built_in
 from sessite.readers.hidden import FolderPolicy
+from sessite.readers.kept import current_path, is_kept
 from sessite.readers.limits import MAX_FOLDER_DEPTH
 from sessite.readers.plugins import PluginError, plugin_readers
 from sessite.readers.walk import Folder, walk
@@ -128,6 +129,26 @@ def _session_key(reader: Reader, sniffed: Sniff, problems: Problems) -> str | No
     return key if isinstance(key, str) and key else None
 
 
+def join_kept(claims: list[Claim]) -> list[Claim]:
+    """An earlier copy ``sessite collect`` kept (``.sessite-kept/<time>/<path>``) is read with the
+    current ``<path>`` when the same reader claims both, so the session shows whole (``readers.kept``)."""
+    lead = {(c.reader.name, c.path): i for i, c in enumerate(claims) if not is_kept(c.path)}
+    out: list[Claim | None] = list(claims)
+    for i, claim in enumerate(claims):
+        if not is_kept(claim.path):
+            continue
+        j = lead.get((claim.reader.name, current_path(claim.path)))
+        if j is None:
+            continue  # the current file is gone too (or read by another reader): the copy stands alone
+        now = out[j]
+        assert now is not None
+        out[j] = replace(
+            now, group=(*now.group, claim.path), companions=(*now.companions, claim.path, *claim.companions)
+        )
+        out[i] = None
+    return [c for c in out if c is not None]
+
+
 def group_copies(claims: list[Claim]) -> list[Claim]:
     """Claims of one reader with one session key become one claim: the first (in archive
     order) reads the others too, so a later, fuller snapshot of a session is merged, not dropped."""
@@ -190,7 +211,7 @@ def discover(
         follow=walker.follows,
     ):
         walker.folder(Path(listing.path), listing)
-    result.claims = group_copies(result.claims)
+    result.claims = group_copies(join_kept(result.claims))
     result.skipped = walker.policy.summary()
     return result
 

@@ -14,7 +14,9 @@ The rules, for a folder at ``parts`` below the walk's root:
   committed ``.cursor/``, entered whole), or when it is on the way to, or inside, a reader's default
   folder (``.claude``, ``.claude/projects``, ``.local``, ``.local/share``, ``.local/share/opencode``);
 - below such a hidden folder, only the way to a default folder is walked (``.local/share/Trash`` is
-  not), and every other hidden folder is skipped.
+  not), and every other hidden folder is skipped;
+- ``.sessite-kept/<time>/`` (earlier copies ``sessite collect`` kept) is entered, and what is below
+  it judged as if it stood at the archive's root (``readers.kept``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from sessite.readers.base import Reader
+from sessite.readers.kept import logical_parts
 from sessite.readers.platform import Platform
 
 # Folders never entered, with the reason shown when an archive holds nothing else.
@@ -81,6 +84,9 @@ class FolderPolicy:
     def enters(self, folder: Path, parts: tuple[str, ...]) -> bool:
         """Whether the walk enters ``folder``, whose path below the root is ``parts``."""
         name = parts[-1]
+        parts = logical_parts(parts)  # an earlier copy kept by ``sessite collect``: judged where it was
+        if not parts:
+            return True
         if name in NEVER:
             self.skipped[(name, NEVER[name])] += 1
             return False
@@ -100,6 +106,7 @@ class FolderPolicy:
     def offers_file(self, parts: tuple[str, ...]) -> bool:
         """Whether a file at ``parts`` is offered to the readers: not one beside the way to an agent's
         folder (``.claude/settings.json``), only those in it (or in no hidden folder at all)."""
+        parts = logical_parts(parts)
         if any(p in self.dot_names for p in parts[:-1]):
             return True
         starts = [i for i, p in enumerate(parts[:-1]) if _hidden(p)]
@@ -109,6 +116,7 @@ class FolderPolicy:
 
     def agent_folder(self, parts: tuple[str, ...]) -> bool:
         """``parts`` is a reader's default folder or on the way to one (a symlinked one is followed)."""
+        parts = logical_parts(parts)
         return any(self._agent_path(parts[i:]) for i in range(len(parts)))
 
     def summary(self, shown: int = 4) -> str:
