@@ -84,15 +84,14 @@ def _marked(events: tuple[Event, ...], present: set[str], gone: dict[str, str]) 
         if not run:
             return
         when = gone[run[0].id]
-        n = len(run)
         out.append(
             Event(
                 id=f"dropped-{run[0].id}",
                 kind=Kind.COMPACTION,
                 timestamp=run[0].timestamp,
-                title=f"Dropped by the agent: the next {n} event{'s' if n != 1 else ''}",
+                title="Dropped by the agent: what follows, to the end of what the agent dropped",
                 text=(
-                    f"The agent later removed {'these' if n != 1 else 'this'} from the session file; "
+                    "The agent later removed what follows from the session file; "
                     f"`sessite collect` kept the earlier copy ({KEPT_DIR}/{when})."
                 ),
             )
