@@ -275,6 +275,12 @@ class Reader:
         so discovery does not offer them again."""
         return []
 
+    def holds_nothing(self, sniffed: Sniff) -> str | None:
+        """Why ``sniffed``, a file no reader claimed, is this format's file with no conversation in
+        it (bookkeeping records only), or None. Discovery says that instead of "not a recognised
+        session format"."""
+        return None
+
     def detect_records(self, sniffed: Sniff) -> bool:
         """Whether the body records in ``sniffed`` (a JSON-lines file seen from a later line,
         its header damaged) are this format's: discovery's second look. Off by default."""

@@ -423,6 +423,19 @@ def _offer_file(
     except OSError:
         return  # gone since it was listed
     if path.suffix.lower() in {".json", ".jsonl"} and size > 0:
-        problems.add(path, None, "not a recognised session format; skipped", "discover")
+        problems.add(path, None, _unrecognised(sniffed, readers, problems), "discover")
     elif path.suffix.lower() not in _QUIET_SUFFIXES and size == 0:
         problems.add(path, None, "empty file; skipped", "discover")
+
+
+def _unrecognised(sniffed: Sniff, readers: Sequence[Reader], problems: Problems) -> str:
+    """What to say of a JSON file no reader claimed: a format's file with no conversation in it
+    (``Reader.holds_nothing``) is not an unknown format."""
+    for reader in readers:
+        try:
+            why = reader.holds_nothing(sniffed)
+        except Exception:  # noqa: BLE001, S112 - a bug here costs only the better message
+            continue
+        if why:
+            return why
+    return "not a recognised session format; skipped"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from sessite.model import Problems, Session
 from sessite.readers.base import Reader, Sniff
+from sessite.readers.files import decode_bytes
 from sessite.readers.formats.claude_code.flat import (
     flat_agents_of_main,
     flat_session,
@@ -19,8 +20,12 @@ from sessite.readers.formats.claude_code.layout import agent_meta_path, main_fil
 from sessite.readers.formats.claude_code.session import read_flat_group, read_main, read_standalone_agent
 from sessite.readers.formats.claude_code.vocabulary import AGENT, INJECTED_TAGS, NAME, UUID_LIKE
 from sessite.readers.platform import Platform
+from sessite.readers.regular import read_regular
+from sessite.readers.safejson import loads
 
 _SNIFF_LINES = 400
+_BOOKKEEPING = {"file-history-snapshot"}  # records that are no part of a conversation
+_BOOKKEEPING_MAX = 16 * 1024 * 1024  # a bigger file is not read through to say it holds nothing
 
 
 class ClaudeCodeReader(Reader):
@@ -50,6 +55,26 @@ class ClaudeCodeReader(Reader):
         if verdict is None:
             verdict = _has_claude_code_opening(sniffed) or leads_sidechains(path)
         return verdict
+
+    def holds_nothing(self, sniffed: Sniff) -> str | None:
+        """A file of ``file-history-snapshot`` records only (Claude Code's editor backups of a
+        session that never had a turn, or whose turns were removed): recognised, but empty."""
+        if sniffed.path.suffix.lower() != ".jsonl" or sniffed.path.stat().st_size > _BOOKKEEPING_MAX:
+            return None
+        kinds: set[object] = set()
+        for line in decode_bytes(read_regular(sniffed.path))[0].splitlines():
+            if not line.strip():
+                continue
+            try:
+                obj = loads(line)
+            except ValueError:
+                return None
+            if not isinstance(obj, dict):
+                return None
+            kinds.add(obj.get("type"))
+        if kinds and kinds <= _BOOKKEEPING:
+            return "a Claude Code file of file-history-snapshot records only: it holds no conversation; skipped"
+        return None
 
     def companions(self, path: Path) -> list[Path]:
         """A main file's sub-agent files (nested and flat); for the leading file of a flat group,
