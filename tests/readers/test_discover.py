@@ -237,9 +237,10 @@ def test_environment_and_windows_locations(tmp_path: Path) -> None:
 def test_candidates_cover_every_agent_and_os(tmp_path: Path) -> None:
     plat = platform(home=tmp_path, system="darwin")
     listed = candidates(plat)
-    # Aider keeps no folder of its own (it writes into each project): found with --agent-dir only.
+    # Aider and SpecStory keep no folder of their own (they write into each project): found with
+    # --agent-dir only.
     folderless = {r.agent for r in registry() if r.agent and not r.default_folders(plat)}
-    assert folderless == {"aider"}
+    assert folderless == {"aider", "specstory"}
     assert {agent for agent, _ in listed} == set(AGENTS) - folderless
     paths = {p.relative_to(tmp_path).as_posix() for _, p in listed}
     for expected in (

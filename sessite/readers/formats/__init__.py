@@ -23,6 +23,7 @@ FORMATS = (
     "copilot_cli",
     "chatgpt",
     "aider",
+    "specstory",
     "continue_dev",
     "gemini_takeout",
     "qwen_code",
