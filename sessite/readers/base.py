@@ -9,12 +9,14 @@ one problem line and makes each session sound (``finish``) before it goes on.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from sessite.model import Problems, Session, declare_injected_tags
+from sessite.readers.entire import checkpoint_meta
 from sessite.readers.files import decode_bytes
 from sessite.readers.finish import with_sound_fields, with_unread_lines, without_surrogates
 from sessite.readers.kept import is_kept, mark_dropped
@@ -250,15 +252,17 @@ class Reader:
         """``read`` for files discovery grouped by ``session_key`` (one path, usually): the
         sessions of several files with one id are merged event by event (``merge``); what only
         an earlier copy kept by ``sessite collect`` holds is marked as dropped (``kept``)."""
+        meta = checkpoint_meta(paths[0])  # a transcript kept in an Entire checkpoint: what it says
         if len(paths) == 1:
-            yield from distinct_ids(self.read(paths[0], problems), problems)
-            return
-        reads = [list(self.read(p, problems)) for p in paths]
-        merged = merge_copies(reads, problems)
-        kept = [r for p, r in zip(paths, reads) if is_kept(p)]
-        if kept and len(kept) < len(reads):  # an earlier copy kept by ``sessite collect``: mark what it alone holds
-            merged = mark_dropped(merged, [r for p, r in zip(paths, reads) if not is_kept(p)], kept)
-        yield from merged
+            sessions: Iterable[Session] = distinct_ids(self.read(paths[0], problems), problems)
+        else:
+            reads = [list(self.read(p, problems)) for p in paths]
+            sessions = merge_copies(reads, problems)
+            kept = [r for p, r in zip(paths, reads) if is_kept(p)]
+            if kept and len(kept) < len(reads):  # an earlier copy kept by ``sessite collect``: mark what it alone holds
+                sessions = mark_dropped(sessions, [r for p, r in zip(paths, reads) if not is_kept(p)], kept)
+        for session in sessions:
+            yield replace(session, meta={**session.meta, **meta}) if meta else session
 
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
         """The format's own reading: yield every session in ``path``; report bad input to ``problems``."""

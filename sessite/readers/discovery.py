@@ -19,6 +19,7 @@ from pathlib import Path
 
 from sessite.model import Problems, Session
 from sessite.readers.base import Reader, Sniff
+from sessite.readers.entire import is_checkpoint_file, sidecars
 from sessite.readers.files import outside_archive
 from sessite.readers.formats import built_in
 from sessite.readers.hidden import FolderPolicy
@@ -92,7 +93,7 @@ class DiscoveryResult:
 
 def _companions(reader: Reader, path: Path, problems: Problems) -> tuple[Path, ...]:
     try:
-        return tuple(reader.companions(path))
+        return (*reader.companions(path), *sidecars(path))
     except Exception as exc:  # noqa: BLE001 - a companions bug must not stop discovery
         problems.add(
             path, None, f"{reader.name}: cannot list the files it reads ({type(exc).__name__}: {exc})", "discover"
@@ -422,6 +423,8 @@ def _offer_file(
         size = path.stat().st_size
     except OSError:
         return  # gone since it was listed
+    if is_checkpoint_file(path):
+        return  # an Entire checkpoint's own metadata: known, and no session
     if path.suffix.lower() in {".json", ".jsonl"} and size > 0:
         problems.add(path, None, _unrecognised(sniffed, readers, problems), "discover")
     elif path.suffix.lower() not in _QUIET_SUFFIXES and size == 0:

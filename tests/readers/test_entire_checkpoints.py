@@ -1,0 +1,44 @@
+"""An Entire checkpoint folder copied into an archive: the transcript read with what its metadata says,
+the checkpoint's own files known, not reported as unrecognised."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from helpers import FIXTURES
+
+from sessite.model import Problems, Session
+from sessite.readers import Claim, discover
+
+CHECKPOINT = FIXTURES / "entire"
+
+
+def _found(root: Path) -> tuple[list[Claim], list[Session], list[str]]:
+    problems = Problems(root)
+    found = discover(root, problems)
+    sessions = [s for claim in found.claims for s in claim.read(problems)]
+    return found.claims, sessions, [str(p) for p in problems.items]
+
+
+def test_a_checkpoint_folder_reads_as_its_session_with_its_metadata(tmp_path: Path) -> None:
+    archive = tmp_path / "archive"
+    shutil.copytree(CHECKPOINT, archive)
+    claims, sessions, problems = _found(archive)
+    assert problems == []
+    [claim] = claims
+    assert claim.reader.name == "claude_code" and claim.path.name == "full.jsonl"
+    assert {p.name for p in claim.companions} == {"metadata.json", "context.md", "prompt.txt", "content_hash.txt"}
+    [session] = sessions
+    meta = session.meta["entire checkpoint"]
+    assert meta["checkpoint_id"] == "3f0a1b2c3d4e" and meta["files_touched"] == ["cmd/explain.go"]
+    assert [e.text for e in session.events][:1] == ["Why does the checkpoint list stay empty on main?"]
+
+
+def test_a_damaged_metadata_file_costs_one_line(tmp_path: Path) -> None:
+    archive = tmp_path / "archive"
+    shutil.copytree(CHECKPOINT, archive)
+    (archive / "3f" / "0a1b2c3d4e" / "0" / "metadata.json").write_text('{"checkpoint_id": ', "utf-8")
+    claims, sessions, problems = _found(archive)
+    assert len(sessions) == 1 and "entire checkpoint" not in sessions[0].meta
+    assert problems == ["3f/0a1b2c3d4e/0/metadata.json: not a recognised session format; skipped"]
