@@ -3,7 +3,8 @@
 Entire (a tool that checkpoints agent sessions into git) keeps each checkpoint as
 ``<2 hex>/<10 hex>/metadata.json`` and one folder per session in it, ``<N>/``, holding the
 agent's own transcript ``full.jsonl`` (Claude Code, Codex, Gemini CLI, … read by their own
-readers) beside ``metadata.json``, ``context.md``, ``prompt.txt`` and ``content_hash.txt``.
+readers) beside ``metadata.json``, ``context.md``, ``prompt.txt``, ``content_hash.txt`` and (newer
+versions) ``transcript.jsonl``, Entire's own normalized copy of the same turns.
 
 Those beside-files are the checkpoint's, not sessions: the transcript's claim reads them as
 companions (``sidecars``), its sessions carry what ``metadata.json`` says (``checkpoint_meta``),
@@ -19,7 +20,7 @@ from typing import Any
 from sessite.readers.regular import read_regular
 
 TRANSCRIPT = "full.jsonl"
-SIDECARS = ("metadata.json", "context.md", "prompt.txt", "content_hash.txt")
+SIDECARS = ("metadata.json", "context.md", "prompt.txt", "content_hash.txt", "transcript.jsonl")
 _MAX = 1024 * 1024  # a metadata.json is a few KB
 
 

@@ -24,11 +24,19 @@ def _found(root: Path) -> tuple[list[Claim], list[Session], list[str]]:
 def test_a_checkpoint_folder_reads_as_its_session_with_its_metadata(tmp_path: Path) -> None:
     archive = tmp_path / "archive"
     shutil.copytree(CHECKPOINT, archive)
+    normalized = '{"v":1,"agent":"claude-code","type":"user","ts":"2026-02-03T06:30:00Z","content":[{"text":"hi"}]}\n'
+    (archive / "3f" / "0a1b2c3d4e" / "0" / "transcript.jsonl").write_text(normalized, "utf-8")  # newer Entire
     claims, sessions, problems = _found(archive)
     assert problems == []
     [claim] = claims
     assert claim.reader.name == "claude_code" and claim.path.name == "full.jsonl"
-    assert {p.name for p in claim.companions} == {"metadata.json", "context.md", "prompt.txt", "content_hash.txt"}
+    assert {p.name for p in claim.companions} == {
+        "metadata.json",
+        "context.md",
+        "prompt.txt",
+        "content_hash.txt",
+        "transcript.jsonl",
+    }
     [session] = sessions
     meta = session.meta["entire checkpoint"]
     assert meta["checkpoint_id"] == "3f0a1b2c3d4e" and meta["files_touched"] == ["cmd/explain.go"]

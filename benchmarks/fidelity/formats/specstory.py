@@ -30,7 +30,9 @@ def records(path: Path) -> Iterator[Record]:
     fence = ""
     for number, line in enumerate(text.split("\n"), 1):
         line = line.rstrip("\r")
-        if fence:
+        if line.rstrip().endswith(("</tool-use>", "</think>")):
+            fence = ""  # a block's unbalanced fence does not outlive the block
+        elif fence:
             if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
                 fence = ""
         elif opened and (m := _FENCE.match(line)):

@@ -38,7 +38,7 @@ class KiroReader(Reader):
         path = sniffed.path
         if sniffed.is_dir:
             return False
-        if path.suffix.lower() == ".json":
+        if path.suffix.lower() == ".json" or path.name == "full.jsonl":  # Entire keeps the document as full.jsonl
             head = sniffed.text(16384).lstrip()
             return head.startswith("{") and '"conversation_id"' in head and _DOCUMENT.search(head) is not None
         if sniffed.raw()[:16] != SQLITE_HEADER or path.suffix.lower() not in (".sqlite3", ".sqlite", ".db"):
@@ -55,7 +55,7 @@ class KiroReader(Reader):
         return unique(base / "kiro-cli" / "data.sqlite3" for base in bases)
 
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
-        if path.suffix.lower() == ".json":
+        if path.suffix.lower() == ".json" or path.name == "full.jsonl":  # Entire keeps the document as full.jsonl
             value = load_json(path, problems)
             if not isinstance(value, dict):
                 if value is not None:
