@@ -4,7 +4,8 @@ For each file the agents' folders hold (``layout``), a consistent copy is taken 
 temporary folder (``snapshot``) and compared with the archive's copy (``compare``):
 
 - none yet: ``new``, copied in;
-- the same bytes: ``unchanged``, nothing is written (not even a time);
+- the same size and modification time as the archive's copy (which ``_install`` gives the
+  source's), or the same bytes: ``unchanged``, nothing is written (not even a time);
 - the archive's copy plus more: ``grown``, replaced;
 - something of the archive's copy is gone: ``rewritten`` (and kept), the archive's copy moved to
   ``.sessite-kept/<time>/<its path>`` first, then the new one put in its place.
@@ -90,6 +91,9 @@ def collect(
                 if rel in seen:
                     continue
                 seen.add(rel)
+                if _same_stamp(source, archive / rel):
+                    outcome.entries.append(Entry(location.agent, str(source), rel.as_posix(), "unchanged"))
+                    continue
                 snap = take(source, Path(tmp) / f"{n}-{i}", problems)
                 if snap is None:
                     continue
@@ -99,6 +103,17 @@ def collect(
                 copy.unlink(missing_ok=True)
             outcome.entries.extend(_gone(archive, location, home, seen))
     return outcome
+
+
+def _same_stamp(source: Path, target: Path) -> bool:
+    """The archive's copy has the source's size and modification time (``_install`` gives it the
+    source's): the file has not changed since, and is not read again. A SQLite store's copy never
+    matches (its log is folded in), so a store is always compared by its content."""
+    try:
+        a, b = source.stat(), target.stat()
+    except OSError:
+        return False
+    return a.st_size == b.st_size and a.st_mtime_ns == b.st_mtime_ns
 
 
 def _mtime(path: Path) -> int | None:
