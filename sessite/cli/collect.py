@@ -63,7 +63,11 @@ def collect_command(
                 f"{archive}: overlaps {location.agent}'s folder {location.folder}; choose an archive outside it"
             )
     problems = Problems(plat.home, Redactor().text)
-    outcome = collect(archive, locations, plat.home, problems, dry_run=dry_run)
+    try:
+        outcome = collect(archive, locations, plat.home, problems, dry_run=dry_run)
+    except OSError as exc:  # the archive cannot be written: every file copied so far is whole
+        where = exc.filename or archive
+        raise click.ClickException(f"cannot write {where}: {exc.strerror or exc}") from None
     if as_json:
         rows = {
             "archive": str(archive),

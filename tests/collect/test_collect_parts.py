@@ -160,3 +160,12 @@ def test_print_schedule_collects_nothing(tmp_path: Path) -> None:
     out = _run(home, str(tmp_path / "archive"), "--print-schedule")
     assert "collect" in out and str(tmp_path / "archive") in out
     assert not (tmp_path / "archive").exists()
+
+
+def test_an_archive_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
+    home, _ = _home(tmp_path, _line(1, "one") + "\n")
+    (tmp_path / "file").write_text("not a folder", "utf-8")
+    result = CliRunner().invoke(main, ["collect", str(tmp_path / "file" / "archive")], env={"SESSITE_HOME": str(home)})
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: cannot write ") and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
