@@ -30,6 +30,9 @@ class SiteVault:
     ring: Keyring
     new: bool  # a fresh site key: nothing published can be kept
 
+    def sealed_url(self, url: str) -> str:
+        return blob_url(self.key, url)
+
     @classmethod
     def for_site(cls, output: Path, password: str, clean: bool) -> SiteVault:
         """The published site's key when the password opens it; a new key for a new site or ``--clean``.

@@ -12,9 +12,11 @@ OWASP's current figure for PBKDF2-HMAC-SHA256 (Password Storage Cheat Sheet, 202
 
 Every page is compressed (raw deflate), prefixed with its length, padded to a Padmé bucket
 (so a length reveals about log log of itself) and sealed with its URL as associated data, so a
-blob cannot be passed off as another page. The file a page is kept in is a script
-(``x/<name>.js`` calling ``sessiteVault.blob``) so that it loads from ``file://`` too, where
-``fetch()`` of local files fails; its name is the HMAC of the URL, so it tells nothing about it.
+blob cannot be passed off as another page. Its nonce is synthetic (an HMAC of URL and text), so
+an unchanged page seals to the same bytes and an incremental build leaves its file untouched.
+The file a page is kept in is a script (``x/<name>.js`` calling ``sessiteVault.blob``) so that
+it loads from ``file://`` too, where ``fetch()`` of local files fails; its name is the HMAC of
+the URL, so it tells nothing about it.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ import base64
 import hashlib
 import hmac
 import json
-import os
 import re
 import secrets
 import struct
@@ -167,7 +168,10 @@ def seal(key: SiteKey, url: str, data: bytes) -> bytes:
     packed = packer.compress(data) + packer.flush()
     body = struct.pack(">I", len(packed)) + packed
     body += bytes(padme(len(body)) - len(body))
-    nonce = os.urandom(_NONCE)
+    # A synthetic nonce (the HMAC of URL and padded text): an unchanged page seals to the same bytes,
+    # so a rebuild leaves its file untouched; two different texts never share a nonce but by chance.
+    nonce = hmac.new(key.names, b"sessite nonce\0" + url.encode("utf-8") + b"\0" + body, hashlib.sha256).digest()
+    nonce = nonce[:_NONCE]
     sealed = nonce + AESGCM(key.content).encrypt(nonce, body, url.encode("utf-8"))
     return f'sessiteVault.blob("{blob_name(key, url)}","{_b64(sealed)}");\n'.encode()
 
