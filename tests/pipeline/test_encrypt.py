@@ -265,3 +265,17 @@ def test_rekey_changes_adds_and_revokes_passwords_without_touching_a_page(tmp_pa
     # the next build with the new password keeps every page
     report = build_encrypted(EXAMPLE, site, tmp_path / "cache", password="a third long password")
     assert report.published and not report.changed
+
+
+REAL_AGENTS = Path(__file__).resolve().parents[3] / "shared" / "formats" / "real-agents"
+
+
+def test_no_word_of_the_real_agent_logs_in_their_encrypted_site(tmp_path: Path) -> None:
+    if not REAL_AGENTS.is_dir():
+        pytest.skip(f"real agent logs not found at {REAL_AGENTS}")
+    words = session_words(REAL_AGENTS) - public_words()
+    assert len(words) > 1000
+    site = tmp_path / "site"
+    report = build_encrypted(REAL_AGENTS, site, tmp_path / "cache")
+    assert report.published and report.sessions > 100
+    assert leaks(site, (), words) == {}
