@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from helpers import EXAMPLE
+from test_output_scan import KEY, BlindToAnthropicKeys, _plant
 
+import sessite.pipeline.worker as worker
 from sessite.cli.app import main
 from sessite.config import SiteConfig
 from sessite.model import Problems, walk
@@ -279,3 +281,42 @@ def test_no_word_of_the_real_agent_logs_in_their_encrypted_site(tmp_path: Path) 
     report = build_encrypted(REAL_AGENTS, site, tmp_path / "cache")
     assert report.published and report.sessions > 100
     assert leaks(site, (), words) == {}
+
+
+def test_the_output_scan_reads_the_plain_pages_before_encryption(tmp_path: Path, monkeypatch) -> None:
+    archive = tmp_path / "archive"
+    shutil.copytree(EXAMPLE, archive)
+    _plant(archive)
+    monkeypatch.setattr(worker, "Redactor", BlindToAnthropicKeys)
+    report = build_encrypted(archive, tmp_path / "site", tmp_path / "cache", jobs=1)
+    assert not report.published and not (tmp_path / "site").exists()
+    assert any("anthropic-key" in line and line.startswith("sessions/") for line in report.leaks)
+    assert not any(KEY in line for line in report.leaks)
+
+
+def test_the_password_never_comes_from_the_command_line(tmp_path: Path) -> None:
+    runner = CliRunner()
+    archive = tmp_path / "archive"
+    shutil.copytree(EXAMPLE / "codex", archive)
+    site = tmp_path / "site"
+    common = ["build", str(archive), "-o", str(site), "-q", "--cache-dir", str(tmp_path / "cache")]
+    refused = runner.invoke(main, [*common, "--encrypt", "--password", PASSWORD])
+    assert refused.exit_code == 2 and "No such option" in refused.output
+
+    short = runner.invoke(main, [*common, "--encrypt"], input="short\nshort\n", env={"SESSITE_PASSWORD": ""})
+    assert short.exit_code == 1 and "at least 12" in short.output and not site.exists()
+
+    prompted = runner.invoke(
+        main, [*common, "--encrypt"], input=f"{PASSWORD}\n{PASSWORD}\n", env={"SESSITE_PASSWORD": ""}
+    )
+    assert prompted.exit_code == 0, prompted.output
+    assert "Site password" in prompted.output and PASSWORD not in prompted.output
+    ring = Keyring.from_js((site / KEYS_URL).read_bytes())
+    assert ring.open(PASSWORD) is not None
+
+    secret = tmp_path / "password.txt"
+    secret.write_text(PASSWORD + "\n", "utf-8")
+    (archive / "sessite.toml").write_text("encrypt = true\n", "utf-8")  # the settings file turns it on
+    from_file = runner.invoke(main, [*common, "--password-file", str(secret)], env={"SESSITE_PASSWORD": ""})
+    assert from_file.exit_code == 0, from_file.output
+    assert "already up to date" in from_file.output
