@@ -20,6 +20,8 @@ from sessite.pipeline import build
 
 PASSWORD = "correct horse battery staple"
 SESSION = "sessions/claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34.html"
+AICS = "sessions/aics-01927a3e-5b1c-7def-8123-456789abcdef.html"
+THINKING = "e-m2-thinking"  # the AICS session's thinking block (a closed <details>)
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +85,13 @@ def test_from_file_the_password_opens_pages_and_search_for_the_tab(encrypted_sit
     page.locator("article.session").wait_for()
     assert "login form" in page.title()
     assert page.locator(".vault-forget").is_visible()
-    page.goto((encrypted_site / SESSION).as_uri() + "#e5")
+    # a permalink: the page's own script opens the closed thinking block it points at
+    page.goto((encrypted_site / AICS).as_uri() + "#" + THINKING)
+    page.locator(f"#{THINKING} details.thinking").wait_for(state="attached")
+    page.locator("article.session").wait_for()
+    assert page.locator(f"#{THINKING} details.thinking").evaluate("d => d.open")
+    # back to the list: no password asked
+    page.go_back()
     page.locator("article.session").wait_for()
 
     # search decrypts the chunks it needs; the results link to the pages
