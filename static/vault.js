@@ -85,7 +85,7 @@
   }
   function unlock(password) {
     var r = state.ring;
-    return subtle.importKey("raw", enc.encode(password), "PBKDF2", false, ["deriveBits"]).then(function (base) {
+    return subtle.importKey("raw", enc.encode(password.normalize("NFC")), "PBKDF2", false, ["deriveBits"]).then(function (base) {
       return subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt: bytes(r.salt), iterations: r.iterations }, base, 256);
     }).then(function (bits) {
       return subtle.importKey("raw", bits, { name: "AES-GCM" }, false, ["decrypt"]);

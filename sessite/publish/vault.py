@@ -28,6 +28,7 @@ import json
 import re
 import secrets
 import struct
+import unicodedata
 import zlib
 from dataclasses import dataclass, field
 
@@ -72,9 +73,10 @@ class SiteKey:
 
 
 def derive(password: str, salt: bytes, iterations: int = ITERATIONS) -> bytes:
-    """The key-encryption key of one password (what WebCrypto's PBKDF2 deriveBits(256) gives)."""
+    """The key-encryption key of one password (what WebCrypto's PBKDF2 deriveBits(256) gives); NFC first,
+    so an "é" typed as one character or as e + accent is the same password in every browser."""
     kdf = PBKDF2HMAC(algorithm=hashes.SHA256(), length=32, salt=salt, iterations=iterations)
-    return kdf.derive(password.encode("utf-8"))
+    return kdf.derive(unicodedata.normalize("NFC", password).encode("utf-8"))
 
 
 @dataclass

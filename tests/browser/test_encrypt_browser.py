@@ -31,7 +31,7 @@ def encrypted_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         archive=EXAMPLE,
         output=out,
         encrypt=True,
-        exports=("markdown",),
+        exports=("markdown", "html"),
         cache_dir=out.parent / "cache",
         progress=False,
     )
@@ -108,6 +108,11 @@ def test_from_file_the_password_opens_pages_and_search_for_the_tab(encrypted_sit
     with page.expect_download() as caught:
         link.click()
     assert caught.value.suggested_filename.endswith(".md.gz")
+    assert caught.value.path().read_bytes()[:2] == b"\x1f\x8b", "the gzip file itself, decrypted"
+    with page.expect_download() as caught:
+        page.locator("a[download][href$='.html']").click()
+    one_file = caught.value.path().read_text("utf-8")
+    assert one_file.startswith("<!doctype html>") and "login form" in one_file
 
     # forget: the next page asks again
     page.click(".vault-forget")

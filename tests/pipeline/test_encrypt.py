@@ -152,6 +152,9 @@ def test_the_keyring_opens_with_each_password_and_no_other() -> None:
     first = again.open("first password")
     assert first is not None and first[1] == key
     assert again.open("Second password") is None
+    assert again.open("second password".replace("o", "o\u0301")) is None
+    composed = Keyring.new("caf\u00e9 au lait", key, iterations=1000)
+    assert composed.open("cafe\u0301 au lait") is not None, "NFC: one password however it was typed"
     again.remove(second)
     assert again.open("second password") is None
 
