@@ -239,6 +239,9 @@ def test_an_incremental_build_seals_only_what_changed(tmp_path: Path) -> None:
     key = opened[1]
     claude_page = blob_url(key, "sessions/claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34.html")
     assert claude_page in first and claude_page not in changed, "an unchanged session's sealed page is untouched"
+    download = blob_url(key, "sessions/claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34.md.gz")
+    assert download in first and download not in changed, "and so are its sealed downloads"
+    assert set(now) >= set(first) - {u for u in first if u.startswith("x/")} | {claude_page, download}
     assert all(not url.endswith(".html") for url in changed), "unlock pages stay as they are"
     assert 0 < len(changed) < len(first) / 2
 
