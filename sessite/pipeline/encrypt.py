@@ -10,7 +10,7 @@ incremental build re-encrypts only what changed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,8 +30,12 @@ class SiteVault:
     ring: Keyring
     new: bool  # a fresh site key: nothing published can be kept
 
-    def sealed_url(self, url: str) -> str:
-        return blob_url(self.key, url)
+    def published(self, url: str, previous: Mapping[str, object]) -> bool:
+        """Is ``url`` in the published site as this build would leave it: its sealed copy, and for a page
+        its unlock page? (A page missing either is rendered again.)"""
+        if blob_url(self.key, url) not in previous:
+            return False
+        return url in previous or not stubbed(url)
 
     @classmethod
     def for_site(cls, output: Path, password: str, clean: bool) -> SiteVault:
@@ -68,7 +72,7 @@ def encrypt_site(writer: SiteWriter, vault: SiteVault, stub: Stub) -> None:
                 raise OutputError(f"{writer.output / url}: its encrypted copy is missing; build again with --clean")
             continue
         writer.write(sealed, seal(vault.key, url, writer.staged_bytes(url)))
-        if url.endswith(".html") and not is_single_file_url(url):  # the one-file export is a download
+        if stubbed(url):
             writer.replace(url, stub_for(url, stub))
         else:
             writer.drop(url)
@@ -76,6 +80,11 @@ def encrypt_site(writer: SiteWriter, vault: SiteVault, stub: Stub) -> None:
         if not writer.keep(blob_url(vault.key, url)):  # a kept data file: only its sealed copy is published
             raise OutputError(f"{writer.output / url}: its encrypted copy is missing; build again with --clean")
     writer.write(KEYS_URL, vault.ring.to_js())
+
+
+def stubbed(url: str) -> bool:
+    """Does ``url`` keep an unlock page at its address (a page, not the one-file export, a download)?"""
+    return url.endswith(".html") and not is_single_file_url(url)
 
 
 def stub_for(url: str, stub: Stub) -> str:

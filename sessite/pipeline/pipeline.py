@@ -74,7 +74,7 @@ def build(
     run = _BuildRun.start(config, tuple(outputs), password)
     with SiteWriter(run.report.output) as writer:
         if run.vault is not None:
-            writer.sealed_url = run.vault.sealed_url
+            writer.published_as = run.vault.published
         plan = planning.plan_sources(run.claims, run.old, writer, run.digests)
         run.report.reused = sum(1 for _, record in plan if record is not None)
         aggregates = run.choose_aggregates(plan, writer, defer)

@@ -113,7 +113,8 @@ class SiteWriter:
         self.kept: set[str] = set()  # produced, identical to the published copy
         self.sizes: dict[str, int] = {}  # url -> bytes of every file this build produced (kept ones too)
         self.changed_urls: set[str] = set()  # written with new bytes
-        self.sealed_url: Callable[[str], str] | None = None  # --encrypt: where a URL's sealed copy is
+        # --encrypt: whether the published site holds a URL (as its sealed copy and its unlock page)
+        self.published_as: Callable[[str, dict[str, tuple[int, int]]], bool] | None = None
         self.missing: set[str] = set()  # asked to keep, not in the published site (``--encrypt`` keeps its sealed copy)
         self.spool: Path | None = None  # where pages are rendered to disk before write_file takes them
         self._work: dict[str, WorkFolder] = {}  # "staging", "spool"
@@ -199,8 +200,8 @@ class SiteWriter:
             raise PublishError.of(f"write {self.output / url}", exc, self.output) from None
 
     def published(self, url: str) -> bool:
-        """Is ``url`` in the published site (an encrypted site: its sealed copy, ``sealed_url``)?"""
-        return url in self.previous or (self.sealed_url is not None and self.sealed_url(url) in self.previous)
+        """Is ``url`` in the published site (an encrypted site: in the form ``published_as`` says)?"""
+        return url in self.previous if self.published_as is None else self.published_as(url, self.previous)
 
     def staged_bytes(self, url: str) -> bytes:
         """This build's bytes of ``url`` (staged, or the published copy kept as it is)."""

@@ -326,3 +326,19 @@ def test_the_password_never_comes_from_the_command_line(tmp_path: Path) -> None:
     from_file = runner.invoke(main, [*common, "--password-file", str(secret)], env={"SESSITE_PASSWORD": ""})
     assert from_file.exit_code == 0, from_file.output
     assert "already up to date" in from_file.output
+
+
+def test_a_lost_sealed_page_or_unlock_page_is_made_again(tmp_path: Path) -> None:
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    build_encrypted(EXAMPLE, site, cache)
+    opened = Keyring.from_js((site / KEYS_URL).read_bytes()).open(PASSWORD)
+    assert opened is not None
+    key = opened[1]
+    claude = "sessions/claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34.html"
+    codex = "sessions/codex-019e2b7c-4a10-7c3e-9d21-5f8a0b6c1e42.html"
+    (site / blob_url(key, claude)).unlink()
+    (site / codex).unlink()
+    report = build_encrypted(EXAMPLE, site, cache)
+    assert report.published and report.reused == report.files - 2
+    assert unseal(key, claude, (site / blob_url(key, claude)).read_bytes()).startswith(b"<!doctype html>")
+    assert (site / codex).read_bytes() == (site / claude).read_bytes(), "the unlock page, as at every depth-1 page"
