@@ -64,13 +64,13 @@ def plain(url: str) -> bool:
 
 
 def encrypt_site(writer: SiteWriter, vault: SiteVault, stub: Stub) -> None:
-    """Seal every page this build wrote; raises OutputError when a kept page lost its sealed copy."""
+    """Seal every page this build wrote; raises OutputError when a kept data file lost its sealed copy."""
     for url in sorted(u for u in writer.written if not plain(u)):
         sealed = blob_url(vault.key, url)
-        if url in writer.kept:
-            if not writer.keep(sealed):
-                raise OutputError(f"{writer.output / url}: its encrypted copy is missing; build again with --clean")
-            continue
+        if url in writer.kept and writer.keep(sealed):
+            continue  # published, sealed, unchanged
+        # New bytes; or kept because the published copy has the same bytes in plain (a site that was
+        # not encrypted before): sealed now all the same.
         writer.write(sealed, seal(vault.key, url, writer.staged_bytes(url)))
         if stubbed(url):
             writer.replace(url, stub_for(url, stub))

@@ -342,3 +342,17 @@ def test_a_lost_sealed_page_or_unlock_page_is_made_again(tmp_path: Path) -> None
     assert report.published and report.reused == report.files - 2
     assert unseal(key, claude, (site / blob_url(key, claude)).read_bytes()).startswith(b"<!doctype html>")
     assert (site / codex).read_bytes() == (site / claude).read_bytes(), "the unlock page, as at every depth-1 page"
+
+
+def test_a_plain_site_turns_encrypted_and_back(tmp_path: Path) -> None:
+    archive = planted_archive(tmp_path)
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    plain = SiteConfig(archive=archive, output=site, exports=EXPORTS, cache_dir=cache, progress=False)
+    assert build(plain).published
+    assert leaks(site, MARKERS, set()), "the plain site shows the markers"
+    report = build_encrypted(archive, site, cache)
+    assert report.published
+    assert leaks(site, MARKERS, session_words(archive) - public_words()) == {}
+    assert build(plain).published
+    assert not (site / KEYS_URL).exists() and not (site / "x").exists()
+    assert MARKERS[1] in (site / "sessions" / "claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34.html").read_text()
