@@ -18,6 +18,7 @@ so a typo never silently turns redaction off.
     exports = ["aics", "hail", "markdown"]   # or "none"; "html" adds each session as one file
     templates = "theme/templates"      # folders searched before the built-in templates (--templates)
     static = "theme/static"            # folders copied over the built-in static files (--static)
+    encrypt = true                     # every page encrypted under a password (--encrypt; docs/encryption.md)
 
     [[redact_patterns]]
     kind = "internal-token"
@@ -73,6 +74,7 @@ class SiteConfig:
         None  # model-name prefix -> {input, output, cache_read, cache_write} in USD per million tokens, for
         # estimated costs; None: the built-in estimate (insights.DEFAULT_PRICES); {}: no costs
     )
+    encrypt: bool = False  # every page sealed under a password (--encrypt; pipeline/encrypt.py)
     extra: dict = field(default_factory=dict)
 
 
@@ -95,6 +97,7 @@ KEYS = {
     "exports": 'a list of formats (aics, hail, markdown, html) or "none"',
     "templates": "a folder or a list of folders (relative to the settings file)",
     "static": "a folder or a list of folders (relative to the settings file)",
+    "encrypt": "true or false",
 }
 
 
@@ -226,6 +229,10 @@ def settings_from_dict(data: dict[str, Any], source: str = CONFIG_NAME, base: Pa
         if not isinstance(data["redact"], bool):
             raise fail("redact")
         out["redact"] = data["redact"]
+    if "encrypt" in data:
+        if not isinstance(data["encrypt"], bool):
+            raise fail("encrypt")
+        out["encrypt"] = data["encrypt"]
     if "redact_patterns" in data:
         out["redact_patterns"] = _redact_patterns(data["redact_patterns"], source)
     if "redact_allow" in data:

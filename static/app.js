@@ -217,6 +217,7 @@
         nav.hidden = false;
       });
     };
+    if (window.sessiteVault) { window.sessiteVault.script(src).catch(function () { /* no neighbours */ }); return; }
     var script = document.createElement("script");
     script.src = src;
     document.head.appendChild(script);
@@ -252,6 +253,7 @@
     }
     if (window.sessitePartsData) { go(window.sessitePartsData); return; }
     window.sessiteParts = function (data) { window.sessitePartsData = data; go(window.sessitePartsData); };
+    if (window.sessiteVault) { window.sessiteVault.script(article.dataset.parts).catch(function () { /* stay */ }); return; }
     var script = document.createElement("script");
     script.src = article.dataset.parts;
     document.head.appendChild(script);

@@ -31,6 +31,9 @@
 
   var scripts = Object.create(null);
   function loadScript(src) {
+    if (!scripts[src] && window.sessiteVault) { // an encrypted site (static/vault.js): decrypted on demand
+      scripts[src] = window.sessiteVault.script(src).catch(function (err) { delete scripts[src]; throw err; });
+    }
     if (!scripts[src]) {
       scripts[src] = new Promise(function (resolve, reject) {
         var el = document.createElement("script");
@@ -79,7 +82,7 @@
     registry.chunkSink = function (id, entries) { core.addChunk(id, entries); };
     Object.keys(registry.pendingChunks).forEach(function (id) { core.addChunk(Number(id), registry.pendingChunks[id]); });
     registry.pendingChunks = Object.create(null);
-    if (/^https?:$/.test(location.protocol) && typeof Worker === "function") {
+    if (/^https?:$/.test(location.protocol) && typeof Worker === "function" && !window.sessiteVault) {
       try {
         this.worker = new Worker(root + "static/search-worker.js");
         this.worker.onmessage = function (ev) {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -15,12 +16,14 @@ from sessite.cli.options import (
     site_options,
     with_config_file,
 )
+from sessite.cli.password import PASSWORD_ENV, password_file_option, read_password, strong_enough
 from sessite.config import (
     SiteConfig,
 )
 from sessite.pipeline import BuildReport, build
 from sessite.pipeline.github_pages import pages_limit_warnings
 from sessite.pipeline.report import problem_lines
+from sessite.publish.vault import KEYS_URL
 from sessite.publish.writer import OutputError
 
 
@@ -61,6 +64,13 @@ from sessite.publish.writer import OutputError
 )
 @click.option("-j", "--jobs", type=click.IntRange(0, 64), default=0, help="Worker processes (0: one per core).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only problems and the summary line.")
+@click.option(
+    "--encrypt",
+    is_flag=True,
+    default=None,
+    help=f"Encrypt every page under a password (${PASSWORD_ENV}, --password-file or a prompt): docs/encryption.md.",
+)
+@password_file_option()
 def build_command(
     archive: Path | None,
     use_discover: bool,
@@ -81,6 +91,8 @@ def build_command(
     config_file: Path | None = None,
     exports: str | None = None,
     redact_pii: bool = False,
+    encrypt: bool | None = None,
+    password_file: Path | None = None,
 ) -> None:
     """Build a static site from ARCHIVE (a folder of session files in any supported format)."""
     roots = archive_roots(archive, use_discover, agent_dirs)
@@ -102,9 +114,17 @@ def build_command(
         cache_dir=cache_dir,
         jobs=jobs,
     )
+    if encrypt:
+        config = replace(config, encrypt=True)
     config = with_config_file(config, archive, config_file, exports)
+    password = None
+    if config.encrypt:
+        new_site = clean or not (output / KEYS_URL).is_file()
+        password = read_password(password_file, PASSWORD_ENV, "Site password", confirm=new_site)
+        if new_site:
+            strong_enough(password)
     try:
-        report = _build_with_progress(config, show=not quiet and sys.stderr.isatty())
+        report = _build_with_progress(config, show=not quiet and sys.stderr.isatty(), password=password)
     except OutputError as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:  # disk full, read-only, permission denied: one line; the writer kept the previous site
@@ -131,9 +151,9 @@ def _print_report(report: BuildReport, quiet: bool) -> None:
             click.echo(f"warning: {warning}", err=True)
 
 
-def _build_with_progress(config: SiteConfig, show: bool):
+def _build_with_progress(config: SiteConfig, show: bool, password: str | None = None):
     if not show:
-        return build(config)
+        return build(config, password=password)
 
     with Progress(
         TextColumn("[bold]building"),
@@ -148,4 +168,4 @@ def _build_with_progress(config: SiteConfig, show: bool):
         def hook(done: int, total: int, current: str) -> None:
             bar.update(task, completed=done, total=total, description=current[-60:])
 
-        return build(config, progress=hook)
+        return build(config, progress=hook, password=password)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -86,7 +87,8 @@ def serve_command(
         forge_url=forge,
         prices=prices,
     )
-    config = with_config_file(config, archive, config_file, exports)
+    # The preview stays on this machine and is never published: `encrypt = true` is for builds.
+    config = replace(with_config_file(config, archive, config_file, exports), encrypt=False)
     try:
         serve(config, host=host, port=port, log=lambda line: click.echo(line, err=True), open_browser=open_browser)
     except OutputError as exc:

@@ -32,6 +32,7 @@ from sessite.pipeline import cache as build_cache
 from sessite.pipeline import plan as planning
 from sessite.pipeline.build_context import BuildContext
 from sessite.pipeline.cache import BuildCache, SessionRecord, SourceRecord, Stamp, cached_items, source_key
+from sessite.pipeline.encrypt import SiteVault, encrypt_site
 from sessite.pipeline.output_scan import EarlyScan, leak_lines, scan_site, start_early_scan
 from sessite.pipeline.plan import Plan
 from sessite.pipeline.report import BuildReport, CatalogEntry
@@ -54,6 +55,7 @@ def build(
     progress: ProgressHook | None = None,
     defer: frozenset[str] = frozenset(),
     outputs: Sequence[AggregateFactory] = DEFAULT_AGGREGATES,
+    password: str | None = None,
 ) -> BuildReport:
     """Build the whole site; problems are collected, never raised.
 
@@ -64,10 +66,15 @@ def build(
     first, then builds again to bring those aggregates up to date); the report
     lists the ones deferred. Raises OutputError when the output folder cannot
     be used safely.
+
+    ``password``: with ``config.encrypt``, what opens the site (``pipeline/encrypt.py``); the
+    published site's key is kept when it opens it, so an incremental build re-encrypts only what changed.
     """
     started = time.perf_counter()
-    run = _BuildRun.start(config, tuple(outputs))
+    run = _BuildRun.start(config, tuple(outputs), password)
     with SiteWriter(run.report.output) as writer:
+        if run.vault is not None:
+            writer.published_as = run.vault.published
         plan = planning.plan_sources(run.claims, run.old, writer, run.digests)
         run.report.reused = sum(1 for _, record in plan if record is not None)
         aggregates = run.choose_aggregates(plan, writer, defer)
@@ -93,6 +100,8 @@ def build(
             run.report.seconds = time.perf_counter() - started
             writer.abort()  # the previous site stays as it is
             return run.report
+        if run.vault is not None:  # after the scan: it reads the plain pages
+            encrypt_site(writer, run.vault, run.unlock_page)
         run.publish(writer)
     run.save_cache()
     run.report.seconds = time.perf_counter() - started
@@ -134,6 +143,8 @@ class _BuildRun:
     # source key -> (stamp, content hash) of a source to be read, taken before it is read
     digests: dict[str, tuple[Stamp, str]] = field(default_factory=dict)
     skipped: str = ""  # the folders discovery did not enter and why (DiscoveryResult.skipped)
+    vault: SiteVault | None = None  # --encrypt: the site key and its keyring
+    unlock_pages: dict[tuple[tuple[str, ...], str], str] = field(default_factory=dict)  # made once per depth
 
     def __post_init__(self) -> None:
         self.new = BuildCache(key=build_cache.cache_key(), theme=self.theme)
@@ -141,7 +152,9 @@ class _BuildRun:
         self.names = aggregate_names(self.factories)
 
     @classmethod
-    def start(cls, config: SiteConfig, factories: tuple[AggregateFactory, ...]) -> _BuildRun:
+    def start(
+        cls, config: SiteConfig, factories: tuple[AggregateFactory, ...], password: str | None = None
+    ) -> _BuildRun:
         """Check the folders, discover the sources, load the last build's cache when it still applies."""
         if config.output is None:
             raise ValueError("build() needs an output folder")
@@ -161,6 +174,13 @@ class _BuildRun:
         old = None if config.clean else build_cache.load(cache_dir / "build.pickle")
         if old is not None and old.theme != theme:
             old = None
+        vault = None
+        if config.encrypt:
+            if not password:
+                raise ValueError("an encrypted build needs a password")
+            vault = SiteVault.for_site(output, password, config.clean)
+            if vault.new:
+                old = None  # pages sealed under another key cannot be kept
         context = BuildContext.for_config(config, cache_dir)
         return cls(
             config,
@@ -174,6 +194,7 @@ class _BuildRun:
             context,
             factories,
             skipped=found.skipped,
+            vault=vault,
         )
 
     # ---- which aggregates
@@ -388,6 +409,14 @@ class _BuildRun:
         else:
             writer.write(PYGMENTS_CSS_URL, pygments_css())
         writer.write(".nojekyll", b"")
+
+    def unlock_page(self, roots: list[str], page: str) -> str:
+        """The plain page at an encrypted page's address (the same for every page at one depth)."""
+        made = self.unlock_pages.get((tuple(roots), page))
+        if made is None:
+            template = self.context.renderer().env.get_template("unlock.html")
+            made = self.unlock_pages[tuple(roots), page] = template.render(roots=roots, page=page)
+        return made
 
     def start_scan(self, writer: SiteWriter) -> EarlyScan | None:
         """The scan of what the sources wrote, started in a process of its own (not with ``jobs = 1``)."""

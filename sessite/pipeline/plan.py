@@ -66,7 +66,7 @@ def reusable_record(
             return None
         # Only the mtime moved: same content means same output.
         record = replace(record, stamp=stamp)
-    if not all(all(u in writer.previous for u in (s.url, *s.extra, *s.parts)) for s in record.sessions):
+    if not all(all(writer.published(u) for u in (s.url, *s.extra, *s.parts)) for s in record.sessions):
         return None  # someone removed pages from the site: render again
     return record
 
@@ -83,7 +83,7 @@ def aggregate_fingerprint(theme: str, plan: list[tuple[tuple[str, Any], SourceRe
 
 def aggregate_published(old: BuildCache, name: str, writer: SiteWriter) -> bool:
     """Every file the last build wrote for aggregate ``name`` is still in the site."""
-    return all(u in writer.previous for u in old.aggregates[name][1])
+    return all(writer.published(u) for u in old.aggregates[name][1])
 
 
 def aggregate_current(old: BuildCache, name: str, fingerprint: str, writer: SiteWriter) -> bool:

@@ -18,7 +18,7 @@ import itertools
 import os
 import secrets
 import shutil
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import suppress
 from pathlib import Path
 from types import TracebackType
@@ -113,6 +113,9 @@ class SiteWriter:
         self.kept: set[str] = set()  # produced, identical to the published copy
         self.sizes: dict[str, int] = {}  # url -> bytes of every file this build produced (kept ones too)
         self.changed_urls: set[str] = set()  # written with new bytes
+        # --encrypt: whether the published site holds a URL (as its sealed copy and its unlock page)
+        self.published_as: Callable[[str, dict[str, tuple[int, int]]], bool] | None = None
+        self.missing: set[str] = set()  # asked to keep, not in the published site (``--encrypt`` keeps its sealed copy)
         self.spool: Path | None = None  # where pages are rendered to disk before write_file takes them
         self._work: dict[str, WorkFolder] = {}  # "staging", "spool"
         self._folders: set[str] = set()  # folders made in the staging folder
@@ -196,12 +199,54 @@ class SiteWriter:
         except OSError as exc:
             raise PublishError.of(f"write {self.output / url}", exc, self.output) from None
 
+    def published(self, url: str) -> bool:
+        """Is ``url`` in the published site (an encrypted site: in the form ``published_as`` says)?"""
+        return url in self.previous if self.published_as is None else self.published_as(url, self.previous)
+
+    def staged_bytes(self, url: str) -> bytes:
+        """This build's bytes of ``url`` (staged, or the published copy kept as it is)."""
+        return self.current_path(url).read_bytes()
+
+    def replace(self, url: str, data: bytes | str) -> None:
+        """Give a URL this build wrote other bytes (``--encrypt``: the plain page becomes its unlock
+        page); bytes the published copy already has leave that file untouched."""
+        self.drop(url)
+        self.write(url, data)
+
+    def drop(self, url: str) -> None:
+        """Take back a URL this build wrote: it is not published (its staged file goes)."""
+        if url not in self.written:
+            return
+        self.written.discard(url)
+        self.kept.discard(url)
+        self.sizes.pop(url, None)
+        if url in self.changed_urls:
+            self.changed_urls.discard(url)
+            if self.staging is not None:
+                try:
+                    (self.staging / url).unlink(missing_ok=True)
+                except OSError as exc:
+                    raise PublishError.of(f"write {self.output / url}", exc, self.output) from None
+                self._drop_empty_folders(url)
+
+    def _drop_empty_folders(self, url: str) -> None:
+        """Remove the folders of a dropped file that it leaves empty (an empty folder tells its name)."""
+        folder = url.rpartition("/")[0]
+        while folder and self.staging is not None:
+            try:
+                os.rmdir(self.staging / folder)
+            except OSError:
+                return  # not empty
+            self._folders.discard(folder)
+            folder = folder.rpartition("/")[0]
+
     def keep(self, url: str) -> bool:
         """Reuse the published file as it is (the cache knows it is current).
 
         Returns False when there is no published copy, so the caller must write it.
         """
         if url not in self.previous:
+            self.missing.add(url)
             return False
         self._claim(url)
         self.kept.add(url)
