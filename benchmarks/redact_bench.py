@@ -97,6 +97,9 @@ TUNING_FRESH = (
     "codex/Ogekuri_G",
     "gemini/KuantumQuest_MyDotFiles-HyDE",
     "gemini/LAF-US_IDAHO-VAULT",
+    # added after the first labelling round (issue 28, second step): new tuning material
+    "codex/7567491_Feishu_ClaudeCode",
+    "claude_code/gouchan_agent-swarm-config",
 )
 HALVES = ("tuning", "held-aside")
 

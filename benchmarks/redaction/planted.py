@@ -236,6 +236,7 @@ PLACES = (
     "continuation",
     "glued-mcp",
     "glued-word",
+    "glued-known",
     "zwj",
     "soft-hyphen",
     "split",
@@ -361,6 +362,12 @@ def _place(s: Session, place: str, kind: str, p: Plant) -> None:
     elif place == "glued-mcp":
         s.tool(f"mcp__{p.value}__run", {"query": "status"}, "ok")
     elif place == "glued-word":
+        s.assistant(f"The error was Type{p.value}Error in the handler.")
+    elif place == "glued-known":
+        # A value with no shape is known only by its context; a user who has it glued somewhere
+        # has it in its context too (the .env it came from): the glued places, with that line.
+        s.tool("Bash", {"command": "cat .env", "description": "show env"}, f"{p.line}\n")
+        s.tool(f"mcp__{p.value}__run", {"query": "status"}, "ok")
         s.assistant(f"The error was Type{p.value}Error in the handler.")
     elif place == "zwj":
         s.user(f"Use this ({kind}):\n{_with(p, _insert(p.value, chr(0x200D)))}")

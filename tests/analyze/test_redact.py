@@ -10,7 +10,7 @@ SECRETS = {
     "openai-key": "sk-proj-" + "Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2",
     "aws-access-key": "AKIA2E0A8F3B244C9986",  # (AWS's documented AKIA…EXAMPLE is an example, left as written)
     "github-token": "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
-    "slack-token": "xoxb-123456789012-abcdefghijklmnop",
+    "slack-token": "xoxb-123456789012-Qm7vR2xKp4Lz9TwYb3Nc",  # (a typed body such as abcdefghijklmnop is an example)
     "google-api-key": "AIza" + "SyA1234567890abcdefghijklmnopqrstuv",
     "jwt": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
 }

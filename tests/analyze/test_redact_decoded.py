@@ -113,6 +113,12 @@ def _texts_of(*texts: str) -> list[str]:
         ("Here it is:\nSLACK_BOT_TOKEN=xoxb-123456789012-1234567", "890123-" + alnum(24) + "\nThat is all.", "890123"),
         ("The database password is set: DB_PASSWORD=", "hunter2Hunter99x and done", "hunter2Hunter99x"),
         ("aws_secret_access_key = " + alnum(16), alnum(24) + "\nok", None),
+        # The first part is a whole key by its shape, the rest starts like a word (Pad…): still its rest.
+        (
+            "Here it is:\nANTHROPIC_API_KEY=sk-ant-api03-eu54V4NNFHq-613mKN0ehk1ooqQxP2BGD16W2O8v",
+            "PadPB2NwUxzxtjhaPnt9ME3uTfKo3eNDTC1ORUZuD6XxdieErKfpzAA\nThat is all of it.",
+            "PadPB2NwUxzxtjha",
+        ),
     ],
 )
 def test_a_credential_cut_across_two_texts_is_found_on_their_seam(first, second, secret):
@@ -137,3 +143,28 @@ def test_a_seam_joins_nothing_that_is_not_cut():
 )
 def test_more_keys_glued_to_names(text):
     assert "[REDACTED:" in Redactor().text(text)
+
+
+def test_a_value_learnt_in_its_context_is_found_glued_elsewhere():
+    """A password has no shape: known only where a name says what it is, then found anywhere in the
+    session, glued into a tool's name or a word too when it is long enough."""
+    password = "reErRuo8qhn8hExBjq"
+    events = (
+        Event("r1", Kind.TOOL_RESULT, text=f"DB_USER=app\nDB_PASSWORD={password}\n", call_id="t1"),
+        Event("a1", Kind.ASSISTANT, text=f"The error was Type{password}Error in the handler."),
+        Event("c1", Kind.TOOL_CALL, tool_name=f"mcp__{password}__run", call_id="t2"),
+    )
+    session = Session("s", SourceRef(Path("s.jsonl"), "x"), "x", events)
+    redacted = Redactor().value(session)
+    assert password not in repr(redacted)
+    assert redacted.events[1].text == "The error was Type[REDACTED:secret-assignment]Error in the handler."
+
+
+def test_a_short_learnt_value_is_found_only_as_a_word():
+    """Eight mixed characters can stand inside an identifier by chance: only whole words."""
+    events = (
+        Event("r1", Kind.TOOL_RESULT, text="DB_PASSWORD=ab12cd34\n", call_id="t1"),
+        Event("a1", Kind.ASSISTANT, text="see xab12cd34y and ab12cd34."),
+    )
+    redacted = Redactor().value(Session("s", SourceRef(Path("s.jsonl"), "x"), "x", events))
+    assert redacted.events[1].text == "see xab12cd34y and [REDACTED:secret-assignment]."

@@ -34,7 +34,7 @@ GH = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
         ("hf_" + "a" * 34, "huggingface-token"),
         ("sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc", "stripe-key"),
         ("https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXXXXXXXXXX", "slack-webhook"),
-        ("sk-or-v1-" + "b" * 40, "openai-key"),
+        ("sk-or-v1-" + "Qm7vR2xKp4Lz9TwYb3Nc" * 2, "openai-key"),  # (one letter repeated is a placeholder)
         ("card 4111 1111 1111 1111 exp 12/29", "credit-card"),
         ("SSN 219-09-9999.", "us-ssn"),
     ],

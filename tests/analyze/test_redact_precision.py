@@ -60,6 +60,17 @@ LEFT_AS_WRITTEN = [
     "const USER_KEY = 'cortexbuild_user';",
     "- Token: gho_************************************",
     "tests pass: ============================= test session starts ==",
+    # Found on fresh real logs after the first round (a Feishu bot's Codex sessions):
+    "const nodeToken = nodeRes.data?.node?.node_token;",
+    "pageToken = res.data?.page_token || null;",
+    "api_key: API密钥（可选）",
+    '"tenant_access_token": "test_token_123"',
+    # Keys typed for an example: six keys in a row in the random body.
+    "OPENAI_API_KEY=sk-1234567890abcdef1234567890abcdef",
+    "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789",
+    "sk-1234abcd5678efgh9012ijkl3456mnop",
+    "sk-or-v1-abc123def456ghi789jkl012mno345pqr678stu901vwx234yz5678901234",
+    "OPENROUTER_API_KEY=sk-or-v1-0000000000000000000000000000000000000000000000000000000000000000",
 ]
 
 
@@ -74,6 +85,8 @@ REDACTED = [
     (f"DB_PASSWORD={PASSWORD}", PASSWORD),
     ("MINIO_ROOT_PASSWORD=minioadmin", "minioadmin"),
     ('    password: "Harbor12345"', "Harbor12345"),
+    ('    password: "qwerty123456"', "qwerty123456"),  # (a person's weak password is still one)
+    ("DEEPSEEK_API_KEY=sk-" + alnum(32), None),
     ("MINIO_ROOT_PASSWORD: ${MINIO_ROOT_PASSWORD:-mokio12345}", "mokio12345"),
     (f"https://api.example.com/v1?api_key={PASSWORD}&date=2024-01-01", PASSWORD),
     (f"client = Client(api_key='{PASSWORD}')", PASSWORD),

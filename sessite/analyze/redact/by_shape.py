@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from sessite.analyze.redact.precision import placeholder
+from sessite.analyze.redact.precision import example_key, placeholder
 from sessite.analyze.redact.runs import HEX_RUN, UPPER_RUN
 from sessite.analyze.redact.types import RuleSpec, Span
 
@@ -21,8 +21,8 @@ _KEY_BODY = re.compile(r"[A-Za-z0-9+/]{16}")
 
 
 def _unless_placeholder(kind: str, match: re.Match[str]) -> list[Span]:
-    """A key of a vendor's shape, unless it is a stand-in (``sk-your-key-here``, ``…EXAMPLE``)."""
-    return [] if placeholder(match.group(0)) else [(kind, *match.span())]
+    """A key of a vendor's shape, unless it is a stand-in (``sk-your-key-here``, ``…EXAMPLE``, ``sk-abcdef123456…``)."""
+    return [] if example_key(match.group(0)) else [(kind, *match.span())]
 
 
 # The shapes sessite has always known; their order and hints are part of its output.

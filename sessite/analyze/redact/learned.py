@@ -18,6 +18,9 @@ import re
 from collections import Counter
 
 _MIN_CHARS = 8
+# A learnt value this long is found glued to other text too (``mcp__<value>__run``,
+# ``Type<value>Error``): sixteen mixed characters do not occur by chance inside a word.
+_GLUED_CHARS = 16
 _MAX_VALUES = 2_000
 _FEW = 16  # a source with more distinct secrets than this learns no more
 _MIXED = re.compile(r"[0-9].*[A-Za-z]|[A-Za-z].*[0-9]|[^A-Za-z0-9_\s]", re.S)
@@ -43,7 +46,8 @@ class Learned:
         return bool(self.kinds)
 
     def replace(self, text: str, counts: Counter[str]) -> str:
-        """``text`` with every learnt value that stands there as a whole word replaced by its marker."""
+        """``text`` with every learnt value that stands there replaced by its marker: as a whole word,
+        or anywhere when it is long (``_GLUED_CHARS``)."""
         if len(self.kinds) <= _FEW and not any(value in text for value in self.kinds):
             return text  # (a substring test per value is far cheaper than the pattern's scan)
 
@@ -57,7 +61,14 @@ class Learned:
     def pattern(self) -> re.Pattern[str]:
         if self._pattern is None:
             values = sorted(self.kinds, key=len, reverse=True)
-            self._pattern = re.compile("(?<![A-Za-z0-9_])(?:" + "|".join(map(re.escape, values)) + ")(?![A-Za-z0-9_])")
+            glued = [re.escape(v) for v in values if len(v) >= _GLUED_CHARS]
+            words = [re.escape(v) for v in values if len(v) < _GLUED_CHARS]
+            self._pattern = re.compile(
+                "|".join(
+                    ([f"(?:{'|'.join(glued)})"] if glued else [])
+                    + ([f"(?<![A-Za-z0-9_])(?:{'|'.join(words)})(?![A-Za-z0-9_])"] if words else [])
+                )
+            )
         return self._pattern
 
 

@@ -46,7 +46,7 @@ _REFERENCE = re.compile(
     r"|[a-z][a-z0-9_\-]*:(?:latest|[0-9]+)$)"
 )
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(\)?)?")
+_DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+(?:\(\)?)?")  # (res.data?.token: optional chaining)
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[^=\s]")
 _UPPER_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _CAMEL_OR_SNAKE = re.compile(r"_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[0-9]*(?:[A-Z][a-z0-9]*)+")
@@ -79,6 +79,47 @@ _PARTS = re.compile(r"[-_.]+")
 _STAND_IN_START = re.compile(r"(?i)(?:test|fake|dummy|example|sample|your|mock|placeholder|redacted|xxxx)")
 
 
+_NUMBERED = re.compile(r"(?<=[A-Za-z])[-_][0-9]{1,4}$")
+# Keys in a row, as a person types them: the alphabet and digits (both ways) and keyboard rows.
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+_RUNS = ("0123456789", "9876543210", _ALPHABET, _ALPHABET[::-1], "qwertyuiop", "asdfghjkl")
+
+
+# Where a vendor's generated key begins: its body is random, so a typed run in it means an example.
+_VENDOR_PREFIX = re.compile(
+    r"^(?:(?:sk|pk|rk)[-_]|(?:gh[pousr]|github_pat|gsk|hf|npm|r8)_|xox[abprs]-|AIza|AKIA|glpat-)"
+)
+
+
+def example_key(value: str) -> bool:
+    """A vendor-shaped key typed by a person writing an example, not generated: a placeholder, or a
+    random body (the key's longest part) that is one character repeated (``sk-svcacct-XXXXXXXX``),
+    holds six keys in a row (``123456``, ``abcdef``, ``qwerty``) or a pattern of short runs
+    (``1234abcd5678efgh``, ``abc123def456``). A random body of 40 characters holds six in a row
+    about once in ten million. Only for keys a vendor generates: a password a person chose may
+    well be qwerty123456, and is still a secret. (Not the other parts: a Slack token's ids are
+    numbers that can run so.)"""
+    if placeholder(value):
+        return True
+    body = max(_PARTS.split(value), key=len).lower()
+    if len(body) >= 8 and len(set(body)) <= 3:
+        return True
+    return len(body) >= 16 and (_runs(body, 6) >= 1 or _runs(body, 4) >= 3 or _runs(body, 3) >= 4)
+
+
+def _runs(text: str, length: int) -> int:
+    """How many runs of ``length`` keys in a row, not overlapping, ``text`` holds."""
+    count = i = 0
+    while i <= len(text) - length:
+        piece = text[i : i + length]
+        if any(piece in run for run in _RUNS):
+            count += 1
+            i += length
+        else:
+            i += 1
+    return count
+
+
 def placeholder(value: str) -> bool:
     """A stand-in for a secret, not one: made of placeholder words, a repeated character, or
     naming itself an example."""
@@ -98,6 +139,7 @@ def placeholder(value: str) -> bool:
         body = body[3:]
     if _REPEAT.search(body) and len(set(body.lower())) <= 3:
         return True
+    body = _NUMBERED.sub("", body)  # (test_token_123: words and a counter)
     if not _WORD_VALUE.fullmatch(body):
         return False
     words = [w.lower() for w in _WORD_SPLIT.split(body) if w]
@@ -193,6 +235,17 @@ def status_word(name: str) -> bool:
     return name == "PASS" or name == "Pass"
 
 
+# Scripts typed through an input method, which no key, token or password is written in: a value
+# holding them is prose (``api_key: API密钥（可选）``). (Not Cyrillic or Greek: people do choose
+# passwords in their own alphabet.)
+_PROSE_SCRIPT = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+
+
+def prose(value: str) -> bool:
+    """Chinese, Japanese or Korean words (or full-width punctuation), not a credential."""
+    return _PROSE_SCRIPT.search(value) is not None
+
+
 def stand_in(value: str) -> bool:
     """Where a credential would stand, something else: a placeholder, a sentinel, a reference, a
     path or a URL without credentials."""
@@ -206,6 +259,8 @@ def not_a_secret(value: str, name: str = "", quoted: bool = True, after: str = "
         or sentinel(value)
         or reference(value)
         or location(value)
+        or prose(value)
+        or (_VENDOR_PREFIX.match(value) is not None and example_key(value))
         or code(value, name, quoted, after)
         or (bool(name) and (public_name(name) or about_name(name) or key_name_value(name, value) or status_word(name)))
     )

@@ -78,7 +78,9 @@ def _text(before: str, after: str, pending: list[str | None], counts: Counter[st
 
 # What a key (or a name and its value) is made of where a split cuts it: no space, no closing mark.
 _SEAM_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/=.:")
-_WORD_START = re.compile(r"[A-Z][a-z]{2,}")  # a capitalised word (Dockerfile, Thanks) starts a text anew
+# A capitalised word (Dockerfile, Thanks) starts a text anew; not a run of key characters as long as
+# a key's rest that happens to start like one (PadPB2NwUxzxtjhaPnt9…).
+_WORD_START = re.compile(r"[A-Z][a-z]{2,}(?![A-Za-z0-9_\-+/=]{13})")
 _SEAM_REACH = 300  # characters of each side a seam holds: longer than any credential rule's match
 
 
