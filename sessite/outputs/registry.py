@@ -16,9 +16,10 @@ from sessite.analyze.insights import SessionFigures
 from sessite.analyze.session import SessionSummary
 from sessite.config import SiteConfig
 from sessite.outputs.aggregate import Aggregate
-from sessite.outputs.downloads import session_exports, session_single_file
+from sessite.outputs.downloads import session_exports, session_markdown_twin, session_single_file
 from sessite.outputs.feed import FeedAndSitemap
 from sessite.outputs.home import SessionIndex
+from sessite.outputs.llms import LlmsTxt
 from sessite.outputs.neighbours import Item as NeighbourItem
 from sessite.outputs.neighbours import ProjectNeighbours
 from sessite.outputs.ref_pages import Collected as RefsItem
@@ -37,9 +38,11 @@ DEFAULT_AGGREGATES: tuple[AggregateFactory, ...] = (
     GitRefsIndex,  # refs/: one page per repository and per branch, commit, issue, tag
     FeedAndSitemap,  # sitemap.xml, feed.xml (only with a base URL)
     ProjectNeighbours,  # insights/<project>.sessions.js: previous/next session on a session page
+    LlmsTxt,  # llms.txt: the archive and its sessions as links, for agents
 )
 SESSION_OUTPUTS: tuple[SessionOutput, ...] = (
     session_exports,  # sessions/<id>.aics.json.gz, .hail.jsonl.gz, .md.gz (config.exports)
+    session_markdown_twin,  # sessions/<id>.md: the Markdown transcript as plain text (exports "markdown")
     session_single_file,  # sessions/<id>/<id>.html: the session as one self-contained file (exports "html")
 )
 
@@ -62,4 +65,5 @@ def _items_match(config: SiteConfig) -> None:
     refs: Aggregate[RefsItem | None] = GitRefsIndex(config)
     feed: Aggregate[SessionSummary] = FeedAndSitemap(config)
     neighbours: Aggregate[NeighbourItem | None] = ProjectNeighbours(config)
-    del index, search, refs, feed, neighbours
+    llms: Aggregate[SessionSummary] = LlmsTxt(config)
+    del index, search, refs, feed, neighbours, llms
