@@ -24,6 +24,7 @@ from sessite.outputs.neighbours import Item as NeighbourItem
 from sessite.outputs.neighbours import ProjectNeighbours
 from sessite.outputs.ref_pages import Collected as RefsItem
 from sessite.outputs.ref_pages import GitRefsIndex
+from sessite.outputs.robots import RobotsTxt
 from sessite.outputs.search import SearchIndex
 from sessite.search.item import SessionItem
 from sessite.site.view import SessionView
@@ -39,6 +40,7 @@ DEFAULT_AGGREGATES: tuple[AggregateFactory, ...] = (
     FeedAndSitemap,  # sitemap.xml, feed.xml (only with a base URL)
     ProjectNeighbours,  # insights/<project>.sessions.js: previous/next session on a session page
     LlmsTxt,  # llms.txt: the archive and its sessions as links, for agents
+    RobotsTxt,  # robots.txt: no crawling unless search_engines = true (then the sitemap is named)
 )
 SESSION_OUTPUTS: tuple[SessionOutput, ...] = (
     session_exports,  # sessions/<id>.aics.json.gz, .hail.jsonl.gz, .md.gz (config.exports)
@@ -66,4 +68,5 @@ def _items_match(config: SiteConfig) -> None:
     feed: Aggregate[SessionSummary] = FeedAndSitemap(config)
     neighbours: Aggregate[NeighbourItem | None] = ProjectNeighbours(config)
     llms: Aggregate[SessionSummary] = LlmsTxt(config)
-    del index, search, refs, feed, neighbours, llms
+    robots: Aggregate[None] = RobotsTxt(config)
+    del index, search, refs, feed, neighbours, llms, robots
