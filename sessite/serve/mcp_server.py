@@ -77,7 +77,7 @@ class Builder:
         """Until the first build is done; later builds run behind the calls."""
         if not self.ready.wait(BUILD_WAIT_SECONDS):
             raise ToolError(500, "the archive is still being built; call again in a minute")
-        if self.failed and self.archive._state is None:
+        if self.failed and not self.archive.built:
             raise ToolError(500, self.failed)
         if time.monotonic() - self.finished_at > REFRESH_SECONDS:
             self.start()

@@ -82,6 +82,10 @@ class Archive:
             self._index = None
             self._views.clear()
 
+    @property
+    def built(self) -> bool:
+        return self._state is not None
+
     def state(self) -> BuildState:
         if self._state is None:
             raise ToolError(500, "the archive is not built yet")
@@ -266,9 +270,17 @@ def list_refs(archive: Archive, kind: str | None, repo: str | None, limit: int, 
     return {**_page("list_refs", found["total"], offset, limit), "refs": found["refs"]}
 
 
-def get_ref(archive: Archive, id: str, max_mentions: int) -> dict[str, Any]:  # noqa: A002
-    """One git ref and the sessions that mention or worked on it (the JSON-RPC ``refs.get``)."""
-    return refs_get(archive.catalog, id, max_mentions)
+def get_ref(archive: Archive, id: str, max_mentions: int, limit: int, cursor: str | None) -> dict[str, Any]:  # noqa: A002
+    """One git ref and the sessions that mention or worked on it (the JSON-RPC ``refs.get``), a page of them."""
+    offset = decode_cursor(f"get_ref:{id}", cursor)
+    found = refs_get(archive.catalog, id, max_mentions)
+    sessions = found.pop("sessions")
+    end = offset + limit
+    return found | {
+        "total_sessions": len(sessions),
+        "sessions": sessions[offset:end],
+        "next_cursor": encode_cursor(f"get_ref:{id}", end) if end < len(sessions) else None,
+    }
 
 
 _CURSOR = Param("cursor", "string", "next_cursor from the previous page")
@@ -335,6 +347,8 @@ TOOLS: tuple[tuple[str, str, tuple[Param, ...], Callable[..., Any]], ...] = (
         (
             Param("id", "string", "ref id from list_refs", required=True),
             Param("max_mentions", "integer", "mentions per session", default=5, minimum=0, maximum=50),
+            Param("limit", "integer", "sessions per page", default=20, minimum=1, maximum=100),
+            _CURSOR,
         ),
         get_ref,
     ),

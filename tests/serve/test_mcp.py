@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import shutil
 import subprocess
 import sys
+import time
 import tomllib
 from pathlib import Path
 
@@ -32,11 +34,12 @@ def _line(sid: str, n: int, kind: str, content, parent: str | None) -> str:
             "parentUuid": parent,
             "isSidechain": False,
             "cwd": "/home/dev/shop",
+            "gitBranch": "fix/rounding",
             "sessionId": sid,
             "type": kind,
             "message": message,
             "uuid": f"{sid[:4]}-{n:04d}",
-            "timestamp": f"2026-10-0{SID.index(sid) + 1}T10:{n // 60:02d}:{n % 60:02d}.000Z",
+            "timestamp": f"2026-10-0{SID.index(sid) + 1 if sid in SID else 9}T10:{n // 60:02d}:{n % 60:02d}.000Z",
         }
     )
 
@@ -107,13 +110,13 @@ def test_every_tool_over_stdio(archive, tmp_path):
         tmp_path / "site",
         [
             ("list_sessions", {}),
-            ("search", {"query": "rounding"}),
+            ("search", {"query": "cart"}),
             ("search", {"query": "pagination", "tool": "Bash", "since": "2026-10-02T00:00:00Z"}),
             ("read_session", {"id": f"claude_code-{SID[2]}", "limit": 200}),
             ("problems", {}),
             ("list_refs", {}),
             ("read_session", {"id": "nope"}),
-            ("search", {"query": "rounding", "cursor": "bogus"}),
+            ("search", {"query": "cart", "cursor": "bogus"}),
         ],
     )
     names = [t.name for t in tools]
@@ -149,7 +152,10 @@ def test_every_tool_over_stdio(archive, tmp_path):
 def test_reading_on_with_the_cursor_and_from_an_anchor(archive, tmp_path):
     site = tmp_path / "site"
     sid = f"claude_code-{SID[2]}"
-    _, [(_, first)] = run_client(archive, site, [("read_session", {"id": sid, "limit": 200})])
+    _, [(_, first), (_, refs)] = run_client(
+        archive, site, [("read_session", {"id": sid, "limit": 200}), ("list_refs", {"kind": "branch"})]
+    )
+    branch = next(r for r in refs["refs"] if r["name"] == "fix/rounding")
     _, answers = run_client(
         archive,
         site,
@@ -157,9 +163,14 @@ def test_reading_on_with_the_cursor_and_from_an_anchor(archive, tmp_path):
             ("read_session", {"id": sid, "cursor": first["next_cursor"], "limit": 5}),
             ("read_session", {"id": sid, "event": first["events"][3]["anchor"], "limit": 2}),
             ("read_session", {"id": f"claude_code-{SID[0]}"}),
+            ("get_ref", {"id": branch["id"], "limit": 1}),
         ],
     )
-    (_, more), (_, anchored), (_, secret) = answers
+    (_, more), (_, anchored), (_, secret), (_, ref) = answers
+    # the branch's sessions: the two published ones (the excluded one is in none), a page of one
+    assert ref["name"] == "fix/rounding" and ref["total_sessions"] == 2 and len(ref["sessions"]) == 1
+    assert ref["next_cursor"] and ref["sessions"][0]["session"] in {f"claude_code-{SID[n]}" for n in (0, 2)}
+    assert first["session"]["git"]["branches"] == ["fix/rounding"]  # a session's refs, on its first page
     assert more["first"] == len(first["events"]) and "session" not in more and len(more["events"]) == 5
     assert [e["anchor"] for e in anchored["events"]] == [e["anchor"] for e in first["events"][3:5]]
     text = json.dumps(secret)
@@ -219,3 +230,33 @@ def test_without_the_sdk_one_line_says_how_to_install(archive):
     assert result.stderr.strip().splitlines() == [
         "Error: sessite mcp needs the MCP SDK: pip install 'sessite[mcp]' (or: pipx inject sessite mcp)"
     ]
+
+
+def test_a_call_after_a_while_builds_the_archive_again(archive, tmp_path, monkeypatch):
+    """New sessions show up without a restart: a call long after the last build starts another."""
+    from sessite.config import SiteConfig, load_config_file
+    from sessite.serve import mcp_server
+    from sessite.serve.mcp_tools import Archive, make_tools
+
+    copy = tmp_path / "archive"
+    shutil.copytree(archive, copy)
+    config = SiteConfig(
+        archive=copy, output=tmp_path / "site", progress=False, **load_config_file(copy / "sessite.toml")
+    )
+    state = Archive(config)
+    builder = mcp_server.Builder(config, state, log=lambda line: None)
+    tools = make_tools(state)
+    builder.start()
+    builder.wait()
+    assert tools.invoke("list_sessions", {})["total"] == 2
+    (copy / "projects" / "-home-dev-shop" / "bbbbbbbb-2222-4222-8222-000000000009.jsonl").write_text(
+        _session("bbbbbbbb-2222-4222-8222-000000000009", "late arrival", 2)
+    )
+    monkeypatch.setattr(mcp_server, "REFRESH_SECONDS", 0.0)
+    builder.wait()  # answers from the last build at once, and builds again behind
+    for _ in range(600):
+        if tools.invoke("list_sessions", {})["total"] == 3:
+            break
+        time.sleep(0.1)
+    assert tools.invoke("list_sessions", {})["total"] == 3
+    assert tools.invoke("search", {"query": "late arrival"})["total"] == 1
