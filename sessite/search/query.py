@@ -193,7 +193,9 @@ class SearchIndex:
         words = parse_query(query)
         if not words:
             return []
-        entries = [e for n in self._plan(words) for e in self.chunk(n) if _wanted_by(words)(e[0])]
+        chunks = self._plan(words)  # first: a prefix spanning too many chunks is matched whole only
+        wanted = _wanted_by(words)
+        entries = [e for n in chunks for e in self.chunk(n) if wanted(e[0])]
         # a prefix adding no term, or very many, is matched as a whole word only (as in the browser)
         narrowed = [w for w in words if w.prefix and not 0 < _expansions(w, entries) <= MAX_EXPANSIONS]
         if narrowed:
