@@ -56,6 +56,9 @@ class SiteConfig:
     exclude_sessions: tuple[str, ...] = ()  # session ids or globs over ids never built
     hide_events: tuple[HideRule, ...] = ()  # events left out of every page (by kind, tool or pattern)
     exports: tuple[str, ...] = ()  # per-session downloads beside each page (opt-in: --exports); () = none
+    search_engines: bool = (
+        False  # let search engines index the site (robots.txt, no noindex); off: an archive shared, not listed
+    )
     strict: bool = False  # exit non-zero when any problem was found
     template_dirs: tuple[Path, ...] = ()  # user templates, searched before the package's
     static_dirs: tuple[Path, ...] = ()  # user static files, copied over the package's
@@ -95,6 +98,7 @@ KEYS = {
     "hide_events": HIDE_EVENTS_HELP,
     "forge_url": "a preset name or a list of URL patterns",
     "exports": 'a list of formats (aics, hail, markdown, html) or "none"',
+    "search_engines": "true or false",
     "templates": "a folder or a list of folders (relative to the settings file)",
     "static": "a folder or a list of folders (relative to the settings file)",
     "encrypt": "true or false",
@@ -258,6 +262,10 @@ def settings_from_dict(data: dict[str, Any], source: str = CONFIG_NAME, base: Pa
         if errors:
             raise ConfigFileError(f"{source}: 'forge_url': {'; '.join(errors)}")
         out["forge_url"] = forge
+    if "search_engines" in data:
+        if not isinstance(data["search_engines"], bool):
+            raise fail("search_engines")
+        out["search_engines"] = data["search_engines"]
     if "exports" in data:
         out["exports"] = parse_exports(data["exports"], f"{source}: 'exports'")
     out.update(_folders(data, source, base))

@@ -109,8 +109,9 @@ def test_build_reads_the_archives_file_and_options_win(tmp_path):
     assert result.exit_code == 0, result.output
     assert "From the file" in (tmp_path / "a" / "index.html").read_text()
     sessions = sorted(p.name for p in (tmp_path / "a" / "sessions").iterdir())
-    assert {n.split(".", 1)[1] for n in sessions if not n.endswith(".html")} == {"md.gz"}  # markdown only (gzip)
-    assert {n.rsplit(".", 1)[1] for n in sessions} == {"html", "gz"}
+    # markdown only (gzip, and its plain twin for agents)
+    assert {n.split(".", 1)[1] for n in sessions if not n.endswith(".html")} == {"md.gz", "md"}
+    assert {n.rsplit(".", 1)[1] for n in sessions} == {"html", "gz", "md"}
 
     result = _build(
         [

@@ -53,6 +53,14 @@ class SessionSummary:
         return None
 
 
+def one_line(s: SessionSummary) -> str:
+    """A session's facts on one line (agent · models · project · counts): the feed's entry summary,
+    llms.txt's note and the link card's description say the same thing."""
+    facts = [s.agent, ", ".join(s.models)] + ([s.project] if s.project else [])
+    facts.append(f"{s.stats.messages} messages, {s.stats.tool_calls} tool calls")
+    return " · ".join(f for f in facts if f)
+
+
 def compute_stats(session: Session) -> Stats:
     counts: Counter[Kind] = Counter()
     tools: Counter[str] = Counter()

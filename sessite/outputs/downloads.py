@@ -9,7 +9,7 @@ from sessite.config import SiteConfig
 from sessite.interchange.formats import export_chunks
 from sessite.interchange.streaming import gzip_bytes
 from sessite.outputs.single_file import SingleFilePacker, SingleFileSettings
-from sessite.site.urls import export_urls, single_file_url
+from sessite.site.urls import export_urls, markdown_twin_url, single_file_url
 from sessite.site.view import SessionView
 
 
@@ -19,6 +19,13 @@ def session_exports(view: SessionView, config: SiteConfig) -> Iterator[tuple[str
     session = view.session
     for fmt, url in export_urls(session.id, getattr(config, "exports", ())):
         yield url, gzip_bytes(export_chunks(session, fmt))
+
+
+def session_markdown_twin(view: SessionView, config: SiteConfig) -> Iterator[tuple[str, bytes]]:
+    """SESSION_OUTPUTS entry: with ``markdown`` among the exports, the (already redacted) transcript
+    once more as plain ``<id>.md`` beside the page, which an agent reads without unpacking a download."""
+    if "markdown" in getattr(config, "exports", ()):
+        yield markdown_twin_url(view.session.id), b"".join(export_chunks(view.session, "markdown"))
 
 
 _packer: tuple[SiteConfig, SingleFilePacker] | None = None  # one per build (and per worker it forks)

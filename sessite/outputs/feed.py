@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from xml.sax import saxutils
 
 from sessite import __version__
-from sessite.analyze.session import SessionSummary
+from sessite.analyze.session import SessionSummary, one_line
 from sessite.config import SiteConfig
 from sessite.model import Problems
 from sessite.publish.writer import SiteWriter
@@ -104,8 +104,6 @@ def atom_feed(base: str, title: str, summaries: list[SessionSummary], limit: int
     ]
     for when, s in dated:
         url = base + session_url(s.id)
-        facts = [s.agent, ", ".join(s.models)] + ([s.project] if s.project else [])
-        facts.append(f"{s.stats.messages} messages, {s.stats.tool_calls} tool calls")
         out += [
             "  <entry>",
             f"    <title>{escape(s.title)}</title>",
@@ -118,7 +116,7 @@ def atom_feed(base: str, title: str, summaries: list[SessionSummary], limit: int
         out += [
             f"    <author><name>{escape(s.agent)}</name></author>",
             f"    <category term={quoteattr(s.agent)}/>",
-            f"    <summary>{escape(' · '.join(f for f in facts if f))}</summary>",
+            f"    <summary>{escape(one_line(s))}</summary>",
             "  </entry>",
         ]
     out.append("</feed>")

@@ -16,13 +16,15 @@ from sessite.analyze.insights import SessionFigures
 from sessite.analyze.session import SessionSummary
 from sessite.config import SiteConfig
 from sessite.outputs.aggregate import Aggregate
-from sessite.outputs.downloads import session_exports, session_single_file
+from sessite.outputs.downloads import session_exports, session_markdown_twin, session_single_file
 from sessite.outputs.feed import FeedAndSitemap
 from sessite.outputs.home import SessionIndex
+from sessite.outputs.llms import LlmsTxt
 from sessite.outputs.neighbours import Item as NeighbourItem
 from sessite.outputs.neighbours import ProjectNeighbours
 from sessite.outputs.ref_pages import Collected as RefsItem
 from sessite.outputs.ref_pages import GitRefsIndex
+from sessite.outputs.robots import RobotsTxt
 from sessite.outputs.search import SearchIndex
 from sessite.search.item import SessionItem
 from sessite.site.view import SessionView
@@ -37,9 +39,12 @@ DEFAULT_AGGREGATES: tuple[AggregateFactory, ...] = (
     GitRefsIndex,  # refs/: one page per repository and per branch, commit, issue, tag
     FeedAndSitemap,  # sitemap.xml, feed.xml (only with a base URL)
     ProjectNeighbours,  # insights/<project>.sessions.js: previous/next session on a session page
+    LlmsTxt,  # llms.txt: the archive and its sessions as links, for agents
+    RobotsTxt,  # robots.txt: no crawling unless search_engines = true (then the sitemap is named)
 )
 SESSION_OUTPUTS: tuple[SessionOutput, ...] = (
     session_exports,  # sessions/<id>.aics.json.gz, .hail.jsonl.gz, .md.gz (config.exports)
+    session_markdown_twin,  # sessions/<id>.md: the Markdown transcript as plain text (exports "markdown")
     session_single_file,  # sessions/<id>/<id>.html: the session as one self-contained file (exports "html")
 )
 
@@ -62,4 +67,6 @@ def _items_match(config: SiteConfig) -> None:
     refs: Aggregate[RefsItem | None] = GitRefsIndex(config)
     feed: Aggregate[SessionSummary] = FeedAndSitemap(config)
     neighbours: Aggregate[NeighbourItem | None] = ProjectNeighbours(config)
-    del index, search, refs, feed, neighbours
+    llms: Aggregate[SessionSummary] = LlmsTxt(config)
+    robots: Aggregate[None] = RobotsTxt(config)
+    del index, search, refs, feed, neighbours, llms, robots

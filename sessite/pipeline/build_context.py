@@ -18,7 +18,7 @@ from sessite.render.renderer import Renderer
 
 
 def site_globals(config: SiteConfig) -> dict[str, Any]:
-    """``site`` in every template: ``site.title``, ``site.base_url``, ``site.exports``;
+    """``site`` in every template: ``site.title``, ``site.base_url``, ``site.exports``, ``site.search_engines``;
     ``forge_url`` and ``prices`` feed the git-ref and cost helpers."""
     return {
         "title": config.title,
@@ -26,6 +26,7 @@ def site_globals(config: SiteConfig) -> dict[str, Any]:
         "forge_url": config.forge_url,
         "prices": config.prices,
         "exports": config.exports,
+        "search_engines": config.search_engines,
     }
 
 

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from importlib.metadata import PackageNotFoundError, metadata
 from pathlib import Path
 
 from sessite import __version__
+
+# The project's repository when the installed package's metadata does not name one ([project.urls] Source).
+REPOSITORY = "https://github.com/sessite/sessite"
 
 PAGES_SITE_LIMIT = 1_000_000_000  # "Published GitHub Pages sites may be no larger than 1 GB"
 PAGES_FILE_LIMIT = 100_000_000  # GitHub refuses files over 100 MB
@@ -93,7 +97,7 @@ jobs:
         with:
           python-version: "{python}"
       - name: Install sessite
-        run: python -m pip install "{install}"
+        run: python -m pip install "{install}"{fallback}
       - name: Configure Pages
         id: pages
         uses: actions/configure-pages@v5
@@ -117,19 +121,49 @@ jobs:
 """
 
 
+def repository_url() -> str:
+    """The project's source repository, as the installed package's metadata names it."""
+    try:
+        entries = metadata("sessite").get_all("Project-URL") or []
+    except PackageNotFoundError:
+        entries = []
+    for entry in entries:
+        label, _, url = entry.partition(",")
+        if label.strip().lower() in ("source", "repository") and url.strip().startswith("https://"):
+            return url.strip().removesuffix(".git")
+    return REPOSITORY
+
+
+def default_install(version: str = __version__, repository: str | None = None) -> tuple[str, str]:
+    """What the workflow installs: this version from PyPI, else the same version from its git tag.
+
+    ``sessite==X`` is the wheel on PyPI once X is released there; until then (or when PyPI is
+    down) pip builds the tagged source, ``sessite @ git+<repository>@vX``, which exists as soon
+    as the release tag is pushed. Both pin the version that wrote the workflow.
+    """
+    return f"sessite=={version}", f"sessite @ git+{repository or repository_url()}@v{version}"
+
+
 def github_pages_workflow(
     archive: str = "sessions",
     output: str = "_site",
     install: str | None = None,
     branch: str = "main",
     python: str = "3.12",
+    repository: str | None = None,
 ) -> str:
-    """A GitHub Actions workflow: build the archive with sessite, deploy with the official Pages actions."""
-    install = install or f"sessite=={__version__}"
+    """A GitHub Actions workflow: build the archive with sessite, deploy with the official Pages actions.
+
+    ``install``: one pip requirement to install; by default ``default_install()``'s two, the
+    second tried when the first fails."""
+    from_git = None
+    if install is None:
+        install, from_git = default_install(__version__, repository)
     for name, value in (
         ("archive", archive),
         ("output", output),
         ("install", install),
+        ("repository", from_git or install),
         ("branch", branch),
         ("python", python),
     ):
@@ -139,4 +173,7 @@ def github_pages_workflow(
             or value.startswith(("-", "{", "[", "&", "*", "!", "|", ">", "%", "@"))
         ):
             raise ValueError(f"{name} {value!r} cannot go in the workflow (no quotes, $, backslashes or newlines)")
-    return _WORKFLOW.format(archive=archive, output=output, install=install, branch=branch, python=python)
+    fallback = f' || python -m pip install "{from_git}"' if from_git else ""
+    return _WORKFLOW.format(
+        archive=archive, output=output, install=install, fallback=fallback, branch=branch, python=python
+    )

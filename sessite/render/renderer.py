@@ -24,6 +24,7 @@ from jinja2 import (
 from markupsafe import Markup
 
 from sessite import __version__, speedups
+from sessite.analyze.session import one_line
 from sessite.render.charts import format_count as compact_count
 from sessite.render.charts import format_seconds
 from sessite.render.insights import register_jinja as register_insights
@@ -149,6 +150,7 @@ class Renderer:
             isotime=lambda v: v.astimezone(UTC).isoformat() if v else "",
         )
         self.env.globals.update(site=site, version=__version__, Markup=Markup, session_url=session_url)
+        self.env.globals.update(one_line=one_line)  # a session's facts on one line: its link card's description
         refs = RefHelpers(site)  # git refs of a session page: header list, links in text
         self.env.globals.update(git_refs=refs.header)
         self.env.filters.update(reflinks=refs.link_html, reflinks_text=refs.link_text)

@@ -25,6 +25,7 @@ __all__ = [
     "STOP_WORDS",
     "TOKEN",
     "count_terms",
+    "finish",
     "raw_tokens",
     "spaced",
     "stem",
@@ -96,6 +97,12 @@ def _finish(candidate: str) -> str | None:
     if not MIN_TERM <= len(term) <= MAX_TERM or term in STOP_WORDS:
         return None
     return stem(term) if _ASCII_WORD.fullmatch(term) else term
+
+
+def finish(candidate: str) -> str | None:
+    """The index term of one raw token or part (None: too short, too long or a stop word); the
+    query side (``query.py``) makes its words with it, as the build made the index's terms."""
+    return _finish(candidate)
 
 
 @lru_cache(maxsize=1 << 16)

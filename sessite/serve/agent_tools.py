@@ -13,6 +13,7 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
+from sessite.analyze.session import SessionSummary
 from sessite.model import Event, walk
 from sessite.readers.base import parse_time
 from sessite.serve.catalog import Catalog
@@ -38,17 +39,10 @@ def sessions_list(
     until: str | None,
     limit: int,
     offset: int,
+    tool: str | None = None,
 ) -> dict:
-    lo, hi = _time_arg("since", since), _time_arg("until", until)
-    rows = [e.summary for e in catalog.entries()]
-    rows = [
-        s
-        for s in rows
-        if (not agent or s.agent == agent)
-        and (not project or s.project == project)
-        and (lo is None or (s.started and s.started >= lo))
-        and (hi is None or (s.started and s.started <= hi))
-    ]
+    keep = summary_filter(agent, project, since, until, tool)
+    rows = [e.summary for e in catalog.entries() if keep(e.summary)]
     rows.sort(key=lambda s: (s.started is None, -(s.started.timestamp() if s.started else 0)))
     page = rows[offset : offset + limit]
     return {
@@ -58,6 +52,25 @@ def sessions_list(
         "sessions": [summary_json(s) for s in page],
         "next_offset": offset + limit if offset + limit < len(rows) else None,
     }
+
+
+def summary_filter(
+    agent: str | None, project: str | None, since: str | None, until: str | None, tool: str | None
+) -> Callable[[SessionSummary], bool]:
+    """Whether a session passes the agents' filters: agent, project, start time, a tool it called."""
+    lo, hi = _time_arg("since", since), _time_arg("until", until)
+    wanted_tool = tool.casefold() if tool else None
+
+    def keep(s: SessionSummary) -> bool:
+        return (
+            (not agent or s.agent == agent)
+            and (not project or s.project == project)
+            and (lo is None or bool(s.started and s.started >= lo))
+            and (hi is None or bool(s.started and s.started <= hi))
+            and (wanted_tool is None or any(name.casefold() == wanted_tool for name, _ in s.stats.tools))
+        )
+
+    return keep
 
 
 def sessions_get(catalog: Catalog, id: str, offset: int, limit: int, max_chars: int) -> dict:  # noqa: A002 - the protocol's name
@@ -231,6 +244,7 @@ _TOOLS: tuple[tuple[str, str, tuple[Param, ...], Callable[..., Any]], ...] = (
             Param("until", "string", "ISO 8601 start time upper bound"),
             Param("limit", "integer", "page size", default=20, minimum=1, maximum=200),
             Param("offset", "integer", "page start", default=0, minimum=0),
+            Param("tool", "string", "only sessions that called this tool, e.g. Bash"),
         ),
         sessions_list,
     ),

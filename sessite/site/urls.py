@@ -25,6 +25,8 @@ REFS_INDEX_URL = "refs/index.html"
 SEARCH_URL = "search.html"  # written by the search aggregate (sessite/outputs/search.py)
 FEED_URL = "feed.xml"
 SITEMAP_URL = "sitemap.xml"
+LLMS_TXT_URL = "llms.txt"  # what the archive is and where each session is, for agents (outputs/llms.py)
+ROBOTS_URL = "robots.txt"
 STATIC_FOLDER = "static"  # the package's and the user's static files, copied by the build
 PYGMENTS_CSS_URL = f"{STATIC_FOLDER}/pygments.css"  # written by the build from the highlighting themes
 
@@ -54,6 +56,12 @@ def parts_script_url(session_id: str) -> str:
 def export_urls(session_id: str, formats: Iterable[str]) -> list[tuple[str, str]]:
     """(format, url) of each export of a session, beside its page (gzip-compressed: ``<id>.hail.jsonl.gz``)."""
     return [(fmt, f"sessions/{session_id}{SUFFIXES[fmt]}{GZIP_SUFFIX}") for fmt in formats if fmt in SUFFIXES]
+
+
+def markdown_twin_url(session_id: str) -> str:
+    """The session's Markdown transcript as plain text beside its page (``<id>.md``; markdown exports on),
+    for agents reading a hosted site: linked from llms.txt and the page's ``<link rel="alternate">``."""
+    return f"sessions/{session_id}.md"
 
 
 def single_file_url(session_id: str) -> str:

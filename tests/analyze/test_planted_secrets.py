@@ -82,9 +82,10 @@ def test_no_secret_survives_anywhere_in_the_site(redacted_site):
     report, site = redacted_site
     files = [p for p in site.rglob("*") if p.is_file()]
     kinds = {p.name.split(".", 1)[1] for p in (site / "sessions").iterdir() if "." in p.name}
-    assert {"html", "aics.json.gz", "hail.jsonl.gz", "md.gz"} <= kinds, "the exports must be in the scanned site"
+    assert {"html", "aics.json.gz", "hail.jsonl.gz", "md.gz", "md"} <= kinds, "the exports must be in the scanned site"
     assert (
         (site / "feed.xml").is_file()
+        and (site / "llms.txt").is_file()
         and (site / "sitemap.xml").is_file()
         and any(p.parts[-2] == "f" or "search" in p.parts for p in files)
     )
