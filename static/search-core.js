@@ -23,6 +23,21 @@
   // StreamQueue found), a longer term by prefix, an identifier's parts apart.
   // Results rank by the sum of their words' levels first.
   var EXACT = 4, SPELLING = 3, PREFIX = 2, APART = 1;
+  // What a word's best term adds to a result's score, by how it matched (of its BM25 weight):
+  // a longer term by prefix, or an identifier's parts apart, count for less than the word itself.
+  var SHARE = [0, 0.4, 0.5, 0.9, 1];
+  var PAIR_SHARE = 0.3; // a two-word identifier guess: a little, never a tier of its own
+  var FILLER_SHARE = 0.2; // a question's filler word ("asked", "session"): a little, never required
+  // Words people put in questions that say little about which session they mean (lunr's
+  // stop words, "what", "did", "how", are dropped already). Stemmed like the index at create().
+  var FILLERS = ["ask", "asked", "asking", "tell", "told", "want", "wanted", "need", "needed", "help",
+    "please", "thing", "things", "something", "way", "use", "used", "using", "make", "made", "work",
+    "worked", "question", "find", "found", "show", "know", "look", "try", "tried", "session", "sessions",
+    "chat", "conversation", "talk", "talked", "remember", "earlier", "once", "again", "one"];
+  // Match groups, in the order results are listed: every word as a whole, every word but an
+  // identifier only through its parts apart, some of the words.
+  var WHOLE = 0, APART_ONLY = 1, PARTIAL = 2;
+  var MATCHES = ["whole", "apart", "partial"];
   var MAX_WORDS = 24; // further words of a pasted paragraph are ignored
   var NO_METADATA = Object.freeze({});
 
@@ -116,6 +131,9 @@
       return ASCII_WORD.test(term) ? stem(term) : term;
     }
 
+    var fillers = Object.create(null);
+    FILLERS.forEach(function (word) { var t = finish(word); if (t) fillers[t] = true; });
+
     /* The index terms of one raw token (same as terms_for in sessite/search/terms.py). */
     function termsFor(raw) {
       var hit = termCache[raw];
@@ -172,6 +190,7 @@
           var parts = others(pieces, exact);
           if (parts.length >= 2) w.parts = parts;
         }
+        if (fillers[exact] === true && !w.pieces) w.filler = true;
         var at = add(words, w);
         if (last && at >= 0 && lastAt >= 0 && pairs.length < MAX_PAIRS) {
           var joined = others([last + "_" + low, last + low], null);
@@ -181,6 +200,8 @@
         last = low;
         lastAt = at;
       });
+      // A query of nothing but fillers means them.
+      if (words.every(function (w) { return w.filler; })) words.forEach(function (w) { delete w.filler; });
       return words.concat(pairs);
     }
 
@@ -412,16 +433,34 @@
     /* What a term shows of a query: word i whole, or part p of word i matched apart. */
     function keyOf(i, part) { return part === undefined ? i * 32 : i * 32 + 1 + part; }
 
-    /* Rank with lunr, keep results matching every word, pick each result's event.
+    /* A term's BM25 weight in one session (its title's and its body's, as lunr.py weighed them). */
+    function weightIn(index, term, doc, fields) {
+      var posting = index.invertedIndex[term];
+      if (!posting) return 0;
+      var at = posting._index, sum = 0;
+      for (var f = 0; f < fields.length; f++) {
+        var vector = index.fieldVectors[fields[f] + "/" + doc];
+        if (!vector) continue;
+        var pos = vector.positionForIndex(at);
+        if (vector.elements[pos] === at) sum += vector.elements[pos + 1];
+      }
+      return sum;
+    }
 
-       A result ranks first by how well its words matched (the sum of their levels,
-       optional two-word identifiers included), then by lunr's score: a
-       session holding the identifier stream_queue ranks above sessions that only hold
-       stream and queue apart, whatever their word counts. Each result says which terms
-       to mark (``terms``, with ``weights``: the level they matched at) and whether every
-       word matched as a whole (``whole``), for each term the words (or parts) it shows
-       (``words``: keyOf numbers, for the snippet), and the events to show besides ``ev``
-       (``also``: [{ev, keys}]). */
+    /* Rank with lunr's postings, group and score the results, pick each result's event.
+
+       Every session holding at least one of the query's words (not only a filler) is a
+       result. Results are grouped: every word as a whole first (``match`` "whole"), then
+       every word but an identifier only through its parts apart ("apart"), then some of the
+       words ("partial"); fillers ("asked", "session") never decide a group. Within the first
+       two, the sum of the words' levels (exact, another spelling, prefix) ranks first; then,
+       and in the last group alone, the score: per word, the BM25 weight of its best term in
+       the session (lunr.py's, length-normalised: a session of a million characters holding
+       every word does not outweigh a short one that is about them), times SHARE of how it
+       matched, times FILLER_SHARE for a filler and PAIR_SHARE for a two-word identifier
+       guess. Each result says which terms to mark (``terms``, with ``weights``: the level they
+       matched at), for each term the words (or parts) it shows (``words``: keyOf numbers, for
+       the snippet), and the events to show besides ``ev`` (``also``: [{ev, keys}]). */
     function search(index, words) {
       if (!words.length) return [];
       var hits = index.query(function (q) {
@@ -432,46 +471,64 @@
           (w.parts || []).forEach(function (p) { q.term(p, { usePipeline: false, boost: PART_BOOST }); });
         });
       });
-      var cache = Object.create(null);
+      var cache = Object.create(null), fields = index.fields;
       function described(term) { return cache[term] || (cache[term] = describe(term, words)); }
       var out = [], table = index.sessiteEvents || null;
       for (var h = 0; h < hits.length; h++) {
         var hit = hits[h], metadata = hit.matchData.metadata, matched = Object.keys(metadata);
-        var levels = levelsOf(matched, described, words), tier = 0, whole = true, ok = true;
+        var doc = Number(hit.ref);
+        var levels = levelsOf(matched, described, words), tier = 0, group = WHOLE, content = false;
         for (var i = 0; i < words.length; i++) {
-          if (words[i].optional) { tier += levels[i]; continue; }
-          if (!levels[i]) { ok = false; break; }
+          var w = words[i];
+          if (w.optional) continue;
+          if (levels[i] && !w.filler) content = true;
+          if (w.filler) continue;
+          if (!levels[i]) group = PARTIAL;
+          else if (levels[i] === APART && group === WHOLE) group = APART_ONLY;
           tier += levels[i];
-          if (levels[i] === APART) whole = false;
         }
-        if (!ok) continue;
+        if (!content) continue;
+        // Per word, the weight of its best term here.
+        var best = [];
+        for (i = 0; i < words.length; i++) best.push(0);
+        for (var t = 0; t < matched.length; t++) {
+          var d = described(matched[t]), weight = -1;
+          for (i = 0; i < words.length; i++) {
+            var share = d.levels[i] ? SHARE[d.levels[i]] : d.parts[i] && levels[i] === APART ? SHARE[APART] : 0;
+            if (!share) continue;
+            if (weight < 0) weight = weightIn(index, matched[t], doc, fields);
+            if (weight * share > best[i]) best[i] = weight * share;
+          }
+        }
+        var score = 0;
+        for (i = 0; i < words.length; i++) score += best[i] * (words[i].optional ? PAIR_SHARE : words[i].filler ? FILLER_SHARE : 1);
         // The terms that made each word match, at the level they matched: what the snippet marks.
         // A word matched as itself (or another spelling) shows no prefix expansions: the
         // tokens that hold it hold its term anyway, and a common word has hundreds of them.
         var terms = [], weights = [], wordsOf = [];
-        for (var t = 0; t < matched.length; t++) {
-          var d = described(matched[t]), weight = 0, of = [];
+        for (t = 0; t < matched.length; t++) {
+          var dt = described(matched[t]), shown = 0, of = [];
           for (i = 0; i < words.length; i++) {
-            var level = levels[i], mine = d.levels[i];
-            var shows = level >= SPELLING ? mine >= SPELLING : level === PREFIX ? mine === PREFIX : level === APART && d.parts[i] !== 0;
+            var level = levels[i], mine = dt.levels[i];
+            var shows = level >= SPELLING ? mine >= SPELLING : level === PREFIX ? mine === PREFIX : level === APART && dt.parts[i] !== 0;
             if (!shows) continue;
             of.push(level === APART ? keyOf(i, words[i].parts.indexOf(matched[t])) : keyOf(i)); // each part counts
             if (words[i].joins) of.push(keyOf(words[i].joins[0]), keyOf(words[i].joins[1]));
-            weight = Math.max(weight, level === APART ? APART : mine);
+            shown = Math.max(shown, level === APART ? APART : mine);
           }
           if (!of.length) continue;
-          terms.push(matched[t]); weights.push(weight); wordsOf.push(of);
+          terms.push(matched[t]); weights.push(shown); wordsOf.push(of);
         }
-        var doc = Number(hit.ref);
         var picked = table ? pickEvents(table, doc, terms, weights, wordsOf) : [{ ev: 0, keys: [] }];
         out.push({
-          ref: doc, score: hit.score, ev: picked[0].ev, also: picked.slice(1), terms: terms, weights: weights,
-          words: wordsOf, tier: tier, whole: whole, key: Math.round(hit.score * 1e8)
+          ref: doc, score: score, ev: picked[0].ev, also: picked.slice(1), terms: terms, weights: weights,
+          words: wordsOf, group: group, match: MATCHES[group], whole: group === WHOLE,
+          tier: group === PARTIAL ? 0 : tier, key: Math.round(score * 1e8)
         });
       }
       // Scores are sums whose order depends on term numbering: compare them rounded,
       // then by session number, so equal scores always come out in one order.
-      out.sort(function (a, b) { return b.tier - a.tier || b.key - a.key || a.ref - b.ref; });
+      out.sort(function (a, b) { return a.group - b.group || b.tier - a.tier || b.key - a.key || a.ref - b.ref; });
       return out;
     }
 

@@ -234,6 +234,8 @@
 
     function plural(n, noun) { return n + " " + noun + (n === 1 ? "" : "s"); }
 
+    function count(list, match) { return list.filter(function (r) { return r.match === match; }).length; }
+
     function listed(items) {
       return items.length < 2 ? items.join("") : items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
     }
@@ -252,13 +254,14 @@
       return listed(names.map(function (n) { return "“" + n + "”"; }));
     }
 
-    var current = [], dividerShown = false;
+    var current = [], dividerShown = false, partialShown = false;
     function refilter() {
       try { history.replaceState(null, "", "search.html?" + urlParams(query)); } catch (e) { /* file:// may refuse */ }
       current = filtered();
       list.textContent = "";
       shown = 0;
       dividerShown = false;
+      partialShown = false;
       renderToken++;
       if (!words.length) {
         say("“" + query + "” has only very common words or single letters; try a more specific word.", "empty");
@@ -267,12 +270,13 @@
         say("No results for “" + query + "”" + (hidden ? " with these filters (" + hidden + " without them)." : "."), "empty");
       } else {
         var note = current.length === results.length ? "" : " (" + (results.length - current.length) + " more without the filters)";
-        var whole = current.filter(function (r) { return r.whole; }).length;
-        if (whole === current.length) {
-          say(plural(current.length, "session") + (current.length === 1 ? " matches" : " match") + " “" + query + "”" + note + ".", "done");
-        } else {
-          say(plural(whole, "session") + (whole === 1 ? " matches" : " match") + " “" + query + "”; " + (current.length - whole) + " more only with " + apartText() + note + ".", "done");
-        }
+        var whole = count(current, "whole"), apart = count(current, "apart"), partial = count(current, "partial");
+        var every = whole === 0 && apart + partial > 0 ? "No session matches every word of “" + query + "”"
+          : plural(whole, "session") + (whole === 1 ? " matches" : " match") + (partial ? " every word of" : "") + " “" + query + "”";
+        var more = [];
+        if (apart) more.push(apart + " more only with " + apartText());
+        if (partial) more.push((whole || apart ? partial + " more match" : plural(partial, "session") + (partial === 1 ? " matches" : " match")) + " some of the words");
+        say(every + (more.length ? "; " + more.join("; ") : "") + note + ".", "done");
         if (broad.length) status.appendChild(document.createTextNode(" “" + broad.join("”, “") + "” matched as a whole word only: too many words start with it."));
       }
       renderMore();
@@ -284,13 +288,20 @@
       more.hidden = true;
       var first = shown - batch.length;
       var items = batch.map(function (r, i) {
-        if (!r.whole && !dividerShown && first + i > 0) {
+        if (r.match === "apart" && !dividerShown && first + i > 0) {
           // Results from here on only hold an identifier's parts, not the identifier.
           list.appendChild(text("li", "search-divider", "Sessions with " + apartText() + ", not as " + identifiers() + ":"));
         }
-        if (!r.whole) dividerShown = true;
+        if (r.match === "partial" && !partialShown && first + i > 0) {
+          // Results from here on lack some of the query's words.
+          var divider = text("li", "search-divider", "Sessions with only some of the words:");
+          divider.dataset.divider = "partial";
+          list.appendChild(divider);
+        }
+        if (r.match !== "whole") dividerShown = true;
+        if (r.match === "partial") partialShown = true;
         var li = text("li", "search-result");
-        li.dataset.match = r.whole ? "whole" : "apart";
+        li.dataset.match = r.match;
         li.appendChild(text("span", "muted", "…"));
         list.appendChild(li);
         return { r: r, li: li };
