@@ -90,7 +90,11 @@ function opQuery(req) {
 
 function opTokens(req) {
   const core = Core.create(lunr);
-  return { tokens: req.texts.map((t) => core.tokens(t)), words: req.texts.map((t) => core.parseQuery(t)) };
+  return {
+    tokens: req.texts.map((t) => core.tokens(t)),
+    words: req.texts.map((t) => core.parseQuery(t)),
+    syntax: req.texts.map((t) => core.syntax(t)),
+  };
 }
 
 function opStem(req) {

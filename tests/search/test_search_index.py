@@ -267,6 +267,7 @@ def test_queries_with_punctuation_never_throw_and_find_code(node, tmp_path):
         "a^2",
         "~x",
         "+vector -array",
+        "+vector -zzz",
         "*",
         "-",
         ":",
@@ -282,7 +283,8 @@ def test_queries_with_punctuation_never_throw_and_find_code(node, tmp_path):
     assert found["http://localhost:8080/api"] == [1]
     assert found["snake_case"] == [2]
     assert found["src/sitegen/build.py"] == [2]
-    assert found["+vector -array"] == [0]
+    assert found["+vector -array"] == []  # -array: not the sessions holding "array"
+    assert found["+vector -zzz"] == [0]
     assert found["*"] == found["-"] == found[""] == []
     # lunr.js's own query parser throws on the first of these
     script = (
@@ -354,6 +356,41 @@ def test_an_identifier_guess_never_outranks_the_typed_words(node, tmp_path):
     typed, identifier = ([(t["ref"], t["match"]) for t in r["top"]] for r in answer["results"])
     assert typed == [(1, "whole"), (0, "whole")]
     assert identifier == [(0, "whole"), (1, "apart")]  # typed as an identifier, it ranks first
+
+
+def test_quoted_phrases_exclusions_and_filters_in_the_query(node, tmp_path):
+    texts = [
+        "curl said connection refused on port 8080",
+        "the connection pool was refused a new slot",
+        "connection reset by peer, retried the test",
+        "nothing about networking here",
+    ]
+    site = write_files(_state_from_texts(texts).files(), tmp_path)
+    queries = [
+        '"connection refused" port',
+        "connection -test",
+        'connection -"reset by peer"',
+        "agent:codex connection",
+        "-connection",
+    ]
+    answer = run_node(node, {"op": "query", "site": str(site), "queries": queries})
+    ranked = {r["query"]: [(t["ref"], t["match"]) for t in r["top"]] for r in answer["results"]}
+    # a quoted phrase's words are required: sessions lacking one are no result, not even a partial one
+    assert ranked['"connection refused" port'] == [(0, "whole"), (1, "partial")]
+    assert sorted(ref for ref, _ in ranked["connection -test"]) == [0, 1]  # -test: not the one holding "test"
+    assert sorted(ref for ref, _ in ranked['connection -"reset by peer"']) == [0, 1]
+    assert sorted(ref for ref, _ in ranked["agent:codex connection"]) == [0, 1, 2]  # filters are the page's to apply
+    assert ranked["-connection"] == []  # nothing to look for
+    syntax = run_node(node, {"op": "tokens", "texts": ['agent:codex "a b" -c std::vector after:2026-03-01 x']})
+    assert syntax["syntax"][0] == {
+        "text": ["std::vector", "x"],
+        "phrases": ["a b"],
+        "exclude": ["c"],
+        "filters": [
+            {"key": "agent", "value": "codex", "raw": "agent:codex"},
+            {"key": "after", "value": "2026-03-01", "raw": "after:2026-03-01"},
+        ],
+    }
 
 
 def test_a_prefix_with_very_many_expansions_matches_whole_words(node, tmp_path):
@@ -534,7 +571,7 @@ def test_snippet_files_are_inert_data(tmp_path):
     for path in (site / "search").rglob("*.js"):
         text = path.read_text()
         # one call with JSON arguments; a payload can only ever be a JSON string
-        assert re.fullmatch(r"sessiteSearch\.(meta|chunk|frag)\(.*\);\n", text, re.S), path
+        assert re.fullmatch(r"sessiteSearch\.(meta|facts|chunk|frag)\(.*\);\n", text, re.S), path
         json.loads("[" + text[text.index("(") + 1 : text.rindex(")")] + "]")
 
 
