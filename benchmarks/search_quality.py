@@ -2,6 +2,7 @@
 """Does search find the session a question means? sessite's real search page against plain BM25.
 
     python benchmarks/search_quality.py [--site SITE] [--keep SITE] [--split tune|held_aside|all] [--json FILE]
+                                        [--baseline OLD_SITE] [--misses]
 
 1. Copies ``../shared/formats/real`` and ``../shared/formats/real-agents`` into one
    temporary archive (``real/``, ``agents/``) and builds it with ``sessite build``
@@ -15,6 +16,8 @@
 4. Prints hit@1, hit@5, hit@20 and MRR per kind and overall, for the tuning
    half and the held-aside half, for sessite and for BM25, the questions that
    got no result, and the median time from a cold page to the ranked list.
+   ``--baseline`` runs the same questions, interleaved, on a site an older sessite
+   built (before/after in one run, on one machine load).
 
 Each question names one intended session. A third of the questions
 (``split: held_aside``, fixed by a seeded hash of their id before any ranking
@@ -116,32 +119,40 @@ READ_LIST = """() => ({
 })"""
 
 
-def sessite_rankings(site: Path, questions: list[dict], chromium: str) -> tuple[dict[str, list[str]], list[float]]:
+def sessite_rankings(
+    sites: list[Path], questions: list[dict], chromium: str
+) -> tuple[list[dict[str, list[str]]], list[list[float]]]:
+    """Per site, every question's ranked sessions and the times from a cold page to its ranked list.
+
+    With several sites (``--baseline``), each question goes to each site in turn, so that a
+    busy machine slows both alike."""
     from playwright.sync_api import sync_playwright
 
-    httpd, base = serve(site)
-    ranked: dict[str, list[str]] = {}
-    times: list[float] = []
+    servers = [serve(site) for site in sites]
+    ranked: list[dict[str, list[str]]] = [{} for _ in sites]
+    times: list[list[float]] = [[] for _ in sites]
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
             for question in questions:
-                context = browser.new_context()  # a cold page: nothing cached
-                page = context.new_page()
-                page.set_default_timeout(30_000)
-                errors: list[str] = []
-                page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
-                page.goto(base + "search.html?q=" + quote(question["q"]))
-                page.wait_for_function(WAIT_DONE, polling="raf")
-                times.append(page.evaluate("() => performance.now()"))
-                found = page.evaluate(READ_LIST)
-                if errors or found["state"] == "error":
-                    print(f"  {question['id']}: page error {errors or found['status']}", file=sys.stderr)
-                ranked[question["id"]] = [session_of(h) for h in found["hrefs"] if h]
-                context.close()
+                for n, (_, base) in enumerate(servers):
+                    context = browser.new_context()  # a cold page: nothing cached
+                    page = context.new_page()
+                    page.set_default_timeout(30_000)
+                    errors: list[str] = []
+                    page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
+                    page.goto(base + "search.html?q=" + quote(question["q"]))
+                    page.wait_for_function(WAIT_DONE, polling="raf")
+                    times[n].append(page.evaluate("() => performance.now()"))
+                    found = page.evaluate(READ_LIST)
+                    if errors or found["state"] == "error":
+                        print(f"  {question['id']}: page error {errors or found['status']}", file=sys.stderr)
+                    ranked[n][question["id"]] = [session_of(h) for h in found["hrefs"] if h]
+                    context.close()
             browser.close()
     finally:
-        httpd.shutdown()
+        for httpd, _ in servers:
+            httpd.shutdown()
     return ranked, times
 
 
@@ -237,6 +248,9 @@ def main() -> None:
     parser.add_argument("--questions", type=Path, default=QUESTIONS)
     parser.add_argument("--json", type=Path, help="write every question's rankings and the figures here")
     parser.add_argument("--misses", action="store_true", help="list the questions sessite ranks below 5")
+    parser.add_argument(
+        "--baseline", type=Path, help="also run the questions on this site (built by an older sessite), interleaved"
+    )
     args = parser.parse_args()
     chromium = os.environ.get("SESSITE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium:
@@ -254,15 +268,23 @@ def main() -> None:
             if q["session"] not in known:
                 sys.exit(f"{q['id']}: {q['session']} is not a session of this site")
         t = time.perf_counter()
-        ranked, times = sessite_rankings(site, questions, chromium)
+        sites = [site] + ([args.baseline] if args.baseline else [])
+        rankings, timings = sessite_rankings(sites, questions, chromium)
+        ranked, times = rankings[0], timings[0]
         print(f"sessite: {len(questions)} questions in {time.perf_counter() - t:.0f}s in Chromium")
         okapi = Okapi(page_texts(site))
         bm25 = {q["id"]: okapi.rank(q["q"]) for q in questions}
 
     engines = {"sessite": ranked, "bm25": bm25}
+    if args.baseline:
+        engines["before"] = rankings[1]
     result = table(questions, engines)
     median = statistics.median(times)
     print(f"\ncold page to ranked list: median {median:.0f} ms, max {max(times):.0f} ms (Chromium, over HTTP)")
+    if args.baseline:
+        print(
+            f"  before ({args.baseline}): median {statistics.median(timings[1]):.0f} ms, max {max(timings[1]):.0f} ms"
+        )
     if args.misses:
         print("\nsessite below 5:")
         for q in questions:
