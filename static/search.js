@@ -380,7 +380,9 @@
       dividerShown = false;
       partialShown = false;
       renderToken++;
-      if (!words.length) {
+      if (!words.length && (parsed.filters.length || parsed.exclude.length) && !parsed.text.length && !parsed.phrases.length) {
+        say("Type a word to look for with these filters.", "empty");
+      } else if (!words.length) {
         say("“" + query + "” has only very common words or single letters; try a more specific word.", "empty");
       } else if (!current.length) {
         var hidden = results.length - current.length;

@@ -243,6 +243,7 @@ def test_a_typed_filter_is_a_removable_chip_kept_in_the_url(example_site, page):
     assert 0 < len(tools["results"]) < len(everyone["results"])
     later = _run(page, site, "after:2100-01-01 test")
     assert later["results"] == [] and "without them" in later["status"]
+    assert _run(page, site, "agent:codex")["status"] == "Type a word to look for with these filters."
 
 
 def test_no_results_suggest_nearest_words_and_dropping_one(example_site, page):
