@@ -101,6 +101,11 @@ def session_of(href: str) -> str:
 # ---------------------------------------------------------------------------
 # sessite: the real search page in Chromium
 
+WAIT_RANKED = """() => {
+  const s = document.querySelector('[data-search-status]');
+  return s && ['done', 'empty', 'error'].includes(s.dataset.state);
+}"""
+
 WAIT_DONE = """() => {
   const s = document.querySelector('[data-search-status]');
   if (!s || !['done', 'empty', 'error'].includes(s.dataset.state)) return false;
@@ -131,6 +136,7 @@ def sessite_rankings(
     servers = [serve(site) for site in sites]
     ranked: list[dict[str, list[str]]] = [{} for _ in sites]
     times: list[list[float]] = [[] for _ in sites]
+    filled: list[list[float]] = [[] for _ in sites]
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
@@ -142,8 +148,10 @@ def sessite_rankings(
                     errors: list[str] = []
                     page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
                     page.goto(base + "search.html?q=" + quote(question["q"]))
-                    page.wait_for_function(WAIT_DONE, polling="raf")
-                    times[n].append(page.evaluate("() => performance.now()"))
+                    page.wait_for_function(WAIT_RANKED, polling="raf")
+                    times[n].append(page.evaluate("() => performance.now()"))  # the ranked list is known
+                    page.wait_for_function(WAIT_DONE, polling="raf")  # ... and its snippets are on screen
+                    filled[n].append(page.evaluate("() => performance.now()"))
                     found = page.evaluate(READ_LIST)
                     if errors or found["state"] == "error":
                         print(f"  {question['id']}: page error {errors or found['status']}", file=sys.stderr)
@@ -153,6 +161,8 @@ def sessite_rankings(
     finally:
         for httpd, _ in servers:
             httpd.shutdown()
+    for n, site in enumerate(sites):
+        print(f"  {site}: snippets of the first 20 on screen, median {statistics.median(filled[n]):.0f} ms")
     return ranked, times
 
 
