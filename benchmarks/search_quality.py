@@ -295,6 +295,10 @@ def main() -> None:
         print(
             f"  before ({args.baseline}): median {statistics.median(timings[1]):.0f} ms, max {max(timings[1]):.0f} ms"
         )
+    for kind in KINDS:
+        at = [n for n, q in enumerate(questions) if q["kind"] == kind]
+        medians = [f"{statistics.median([t[n] for n in at]):.0f} ms" for t in timings]
+        print(f"  {kind:10} median {' / before '.join(medians)}")
     if args.misses:
         print("\nsessite below 5:")
         for q in questions:
@@ -307,7 +311,10 @@ def main() -> None:
                     f"  {q['id']} {q['kind']:10} {q['split']:10} rank {rank} (bm25 {brank}) {len(r)} results  {q['q']}"
                 )
     if args.json:
-        args.json.write_text(json.dumps({"figures": result, "cold_ms_median": median, "rankings": engines}, indent=1))
+        times_by_id = [{q["id"]: t[n] for n, q in enumerate(questions)} for t in timings]
+        args.json.write_text(
+            json.dumps({"figures": result, "cold_ms_median": median, "rankings": engines, "ms": times_by_id}, indent=1)
+        )
 
 
 if __name__ == "__main__":
