@@ -129,8 +129,8 @@ def sessite_rankings(
 ) -> tuple[list[dict[str, list[str]]], list[list[float]]]:
     """Per site, every question's ranked sessions and the times from a cold page to its ranked list.
 
-    With several sites (``--baseline``), each question goes to each site in turn, so that a
-    busy machine slows both alike."""
+    With several sites (``--baseline``), each question goes to each site in turn (in turns
+    alternating order), so that a busy machine slows both alike."""
     from playwright.sync_api import sync_playwright
 
     servers = [serve(site) for site in sites]
@@ -140,8 +140,9 @@ def sessite_rankings(
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
-            for question in questions:
-                for n, (_, base) in enumerate(servers):
+            for number, question in enumerate(questions):
+                order = list(enumerate(servers))
+                for n, (_, base) in order if number % 2 == 0 else order[::-1]:  # neither site always goes first
                     context = browser.new_context()  # a cold page: nothing cached
                     page = context.new_page()
                     page.set_default_timeout(30_000)
