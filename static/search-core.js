@@ -23,6 +23,25 @@
   // StreamQueue found), a longer term by prefix, an identifier's parts apart.
   // Results rank by the sum of their words' levels first.
   var EXACT = 4, SPELLING = 3, PREFIX = 2, APART = 1;
+  // What a word's best term adds to a result's score, by how it matched (of its BM25 weight):
+  // a longer term by prefix, or an identifier's parts apart, count for less than the word itself.
+  var SHARE = [0, 0.4, 0.5, 0.9, 1];
+  var PAIR_SHARE = 0.3; // a two-word identifier guess: a little, never a tier of its own
+  var FILLER_SHARE = 0.2; // a question's filler word ("asked", "session"): a little, never required
+  // Words people put in questions that say little about which session they mean (lunr's
+  // stop words, "what", "did", "how", are dropped already). Stemmed like the index at create().
+  var FILLERS = ["ask", "asked", "asking", "tell", "told", "want", "wanted", "need", "needed", "help",
+    "please", "thing", "things", "something", "way", "use", "used", "using", "make", "made", "work",
+    "worked", "question", "find", "found", "show", "know", "look", "try", "tried", "session", "sessions",
+    "chat", "conversation", "talk", "talked", "remember", "earlier", "once", "again", "one"];
+  // Match groups, in the order results are listed: every word as a whole, every word but an
+  // identifier only through its parts apart, some of the words.
+  var WHOLE = 0, APART_ONLY = 1, PARTIAL = 2;
+  var MATCHES = ["whole", "apart", "partial"];
+  var FILTERS = ["agent", "project", "model", "tool", "after", "before"];
+  var WORD_START = /[\p{L}\p{N}_]/u;
+  var MAX_EDITS = 2, NEAREST = 3; // "no results" suggests up to 3 index terms within 2 edits of a word
+  var MAX_PARTIAL = 200; // results with some of the words kept (the best; they are read from the top)
   var MAX_WORDS = 24; // further words of a pasted paragraph are ignored
   var NO_METADATA = Object.freeze({});
 
@@ -116,6 +135,9 @@
       return ASCII_WORD.test(term) ? stem(term) : term;
     }
 
+    var fillers = Object.create(null);
+    FILLERS.forEach(function (word) { var t = finish(word); if (t) fillers[t] = true; });
+
     /* The index terms of one raw token (same as terms_for in sessite/search/terms.py). */
     function termsFor(raw) {
       var hit = termCache[raw];
@@ -131,6 +153,25 @@
       return out;
     }
 
+    /* A search box's syntax: "quoted phrases", -excluded words (or -"phrases"), filters
+       (agent:codex, project:volcano, model:, tool:, after:2026-03-01, before:), other words. */
+    function syntax(query) {
+      var out = { text: [], phrases: [], exclude: [], filters: [] };
+      var re = /(-?)"([^"]*)"?|(\S+)/g, m, text = String(query || "");
+      while ((m = re.exec(text))) {
+        if (m[2] !== undefined) {
+          var inner = m[2].trim();
+          if (inner) (m[1] ? out.exclude : out.phrases).push(inner);
+          continue;
+        }
+        var token = m[3], f = /^([A-Za-z]+):(.+)$/.exec(token);
+        if (f && FILTERS.indexOf(f[1].toLowerCase()) >= 0) out.filters.push({ key: f[1].toLowerCase(), value: f[2], raw: token });
+        else if (token.length > 1 && token.charAt(0) === "-" && WORD_START.test(token.charAt(1))) out.exclude.push(token.slice(1));
+        else out.text.push(token);
+      }
+      return out;
+    }
+
     /* The words of a user query. Punctuation never reaches lunr's query
        parser (idx.search("std::vector") throws); every word becomes
        clauses built with idx.query():
@@ -141,12 +182,18 @@
        A result must match every word: as a whole (exact or prefix), or, for
        an identifier, through all of its parts apart. Two words typed one
        after the other add an optional word, the identifier they make
-       ("stream queue": stream_queue, streamqueue): it ranks those sessions first. */
+       ("stream queue": stream_queue, streamqueue): it adds a little to those sessions' score.
+       A search box's syntax (``syntax``) comes first: a quoted phrase's words are required
+       (``phrase``: a session lacking one is no result; the index keeps no word positions,
+       so their order is not checked), a -word excludes the sessions holding it
+       (``exclude``), filters (agent:, project:, model:, tool:, after:, before:) are the
+       page's to apply. */
     function parseQuery(query) {
       var words = [], pairs = [], seen = Object.create(null);
       function add(list, w) { // the word's index in its list (-1: too many words)
-        var key = w.exact + "\u0000" + w.text;
+        var key = w.exact + "\u0000" + w.text + (w.exclude ? "\u0000-" : "");
         if (seen[key] === undefined && words.length + pairs.length < MAX_WORDS) { seen[key] = list.length; list.push(w); }
+        else if (seen[key] !== undefined && w.phrase && list[seen[key]]) list[seen[key]].phrase = true;
         return seen[key] === undefined ? -1 : seen[key];
       }
       function others(candidates, exact) {
@@ -154,34 +201,50 @@
         candidates.forEach(function (c) { var t = finish(c); if (t && t !== exact && out.indexOf(t) < 0) out.push(t); });
         return out;
       }
-      var raws = rawTokens(query), last = null, lastAt = -1;
-      raws.forEach(function (raw) {
-        var low = raw.toLowerCase();
-        if (codePoints(low) > MAX_TERM) {
-          termsFor(raw).forEach(function (t) { add(words, { text: t, exact: t, prefix: false }); });
-          last = null;
-          return;
-        }
-        var exact = finish(raw);
-        if (!exact) { last = null; return; }
-        var w = { text: low, exact: exact, prefix: codePoints(low) >= PREFIX_MIN };
-        var pieces = tokenParts(raw).slice(1).map(function (p) { return p.toLowerCase(); });
-        if (pieces.length >= 2) {
-          w.pieces = pieces;
-          w.alts = others([pieces.join("_"), pieces.join("")], exact);
-          var parts = others(pieces, exact);
-          if (parts.length >= 2) w.parts = parts;
-        }
-        var at = add(words, w);
-        if (last && at >= 0 && lastAt >= 0 && pairs.length < MAX_PAIRS) {
-          var joined = others([last + "_" + low, last + low], null);
-          // joins: the words it is made of (a snippet showing it shows them)
-          if (joined.length) add(pairs, { text: last + " " + low, exact: joined[0], alts: joined.slice(1), prefix: false, optional: true, joins: [lastAt, at] });
-        }
-        last = low;
-        lastAt = at;
+      function stream(text, phrase) {
+        var last = null, lastAt = -1;
+        rawTokens(text).forEach(function (raw) {
+          var low = raw.toLowerCase();
+          if (codePoints(low) > MAX_TERM) {
+            termsFor(raw).forEach(function (t) { add(words, { text: t, exact: t, prefix: false, phrase: phrase }); });
+            last = null;
+            return;
+          }
+          var exact = finish(raw);
+          if (!exact) { last = null; return; }
+          var w = { text: low, exact: exact, prefix: codePoints(low) >= PREFIX_MIN };
+          if (phrase) w.phrase = true;
+          var pieces = tokenParts(raw).slice(1).map(function (p) { return p.toLowerCase(); });
+          if (pieces.length >= 2) {
+            w.pieces = pieces;
+            w.alts = others([pieces.join("_"), pieces.join("")], exact);
+            var parts = others(pieces, exact);
+            if (parts.length >= 2) w.parts = parts;
+          }
+          if (fillers[exact] === true && !w.pieces && !phrase) w.filler = true;
+          var at = add(words, w);
+          if (last && at >= 0 && lastAt >= 0 && pairs.length < MAX_PAIRS) {
+            var joined = others([last + "_" + low, last + low], null);
+            // joins: the words it is made of (a snippet showing it shows them)
+            if (joined.length) add(pairs, { text: last + " " + low, exact: joined[0], alts: joined.slice(1), prefix: false, optional: true, joins: [lastAt, at] });
+          }
+          last = low;
+          lastAt = at;
+        });
+      }
+      var parsed = syntax(query);
+      stream(parsed.text.join(" "), false);
+      parsed.phrases.forEach(function (phrase) { stream(phrase, true); });
+      parsed.exclude.forEach(function (text) {
+        rawTokens(text).forEach(function (raw) {
+          var exact = finish(raw);
+          if (exact) add(words, { text: raw.toLowerCase(), exact: exact, prefix: false, exclude: true });
+        });
       });
-      return words.concat(pairs);
+      // A query of nothing but fillers means them.
+      var sought = words.filter(function (w) { return !w.exclude; });
+      if (sought.every(function (w) { return w.filler; })) sought.forEach(function (w) { delete w.filler; });
+      return sought.length ? words.concat(pairs) : [];
     }
 
     function chunkOf(term, bounds) {
@@ -412,73 +475,166 @@
     /* What a term shows of a query: word i whole, or part p of word i matched apart. */
     function keyOf(i, part) { return part === undefined ? i * 32 : i * 32 + 1 + part; }
 
-    /* Rank with lunr, keep results matching every word, pick each result's event.
+    /* A term's BM25 weight in one session (its title's and its body's, as lunr.py weighed them). */
+    function weightIn(index, term, doc, fields) {
+      var posting = index.invertedIndex[term];
+      if (!posting) return 0;
+      var at = posting._index, sum = 0;
+      for (var f = 0; f < fields.length; f++) {
+        var vector = index.fieldVectors[fields[f] + "/" + doc];
+        if (!vector) continue;
+        var pos = vector.positionForIndex(at);
+        if (vector.elements[pos] === at) sum += vector.elements[pos + 1];
+      }
+      return sum;
+    }
 
-       A result ranks first by how well its words matched (the sum of their levels,
-       optional two-word identifiers included), then by lunr's score: a
-       session holding the identifier stream_queue ranks above sessions that only hold
-       stream and queue apart, whatever their word counts. Each result says which terms
-       to mark (``terms``, with ``weights``: the level they matched at) and whether every
-       word matched as a whole (``whole``), for each term the words (or parts) it shows
-       (``words``: keyOf numbers, for the snippet), and the events to show besides ``ev``
-       (``also``: [{ev, keys}]). */
+    /* Rank with lunr's postings, group and score the results, pick each result's event.
+
+       Every session holding at least one of the query's words (not only a filler) is a
+       result. Results are grouped: every word as a whole first (``match`` "whole"), then
+       every word but an identifier only through its parts apart ("apart"), then some of the
+       words ("partial"); fillers ("asked", "session") never decide a group. Within the first
+       two, the sum of the words' levels (exact, another spelling, prefix) ranks first; then,
+       and in the last group alone, the score: per word, the BM25 weight of its best term in
+       the session (lunr.py's, length-normalised: a session of a million characters holding
+       every word does not outweigh a short one that is about them), times SHARE of how it
+       matched, times FILLER_SHARE for a filler and PAIR_SHARE for a two-word identifier
+       guess. Each result says which terms to mark (``terms``, with ``weights``: the level they
+       matched at), for each term the words (or parts) it shows (``words``: keyOf numbers, for
+       the snippet), and the events to show besides ``ev`` (``also``: [{ev, keys}]). */
     function search(index, words) {
-      if (!words.length) return [];
+      if (!words.some(function (w) { return !w.exclude; })) return [];
       var hits = index.query(function (q) {
         words.forEach(function (w) {
+          if (w.exclude) { q.term(w.exact, { usePipeline: false, presence: lunr.Query.presence.PROHIBITED }); return; }
           q.term(w.exact, { usePipeline: false, boost: EXACT_BOOST });
           (w.alts || []).forEach(function (a) { q.term(a, { usePipeline: false, boost: EXACT_BOOST }); });
           if (w.prefix) q.term(w.text, { usePipeline: false, boost: PREFIX_BOOST, wildcard: lunr.Query.wildcard.TRAILING });
           (w.parts || []).forEach(function (p) { q.term(p, { usePipeline: false, boost: PART_BOOST }); });
         });
       });
-      var cache = Object.create(null);
+      var cache = Object.create(null), fields = index.fields;
       function described(term) { return cache[term] || (cache[term] = describe(term, words)); }
       var out = [], table = index.sessiteEvents || null;
       for (var h = 0; h < hits.length; h++) {
         var hit = hits[h], metadata = hit.matchData.metadata, matched = Object.keys(metadata);
-        var levels = levelsOf(matched, described, words), tier = 0, whole = true, ok = true;
-        for (var i = 0; i < words.length; i++) {
-          if (words[i].optional) { tier += levels[i]; continue; }
-          if (!levels[i]) { ok = false; break; }
-          tier += levels[i];
-          if (levels[i] === APART) whole = false;
-        }
-        if (!ok) continue;
-        // The terms that made each word match, at the level they matched: what the snippet marks.
-        // A word matched as itself (or another spelling) shows no prefix expansions: the
-        // tokens that hold it hold its term anyway, and a common word has hundreds of them.
-        var terms = [], weights = [], wordsOf = [];
-        for (var t = 0; t < matched.length; t++) {
-          var d = described(matched[t]), weight = 0, of = [];
-          for (i = 0; i < words.length; i++) {
-            var level = levels[i], mine = d.levels[i];
-            var shows = level >= SPELLING ? mine >= SPELLING : level === PREFIX ? mine === PREFIX : level === APART && d.parts[i] !== 0;
-            if (!shows) continue;
-            of.push(level === APART ? keyOf(i, words[i].parts.indexOf(matched[t])) : keyOf(i)); // each part counts
-            if (words[i].joins) of.push(keyOf(words[i].joins[0]), keyOf(words[i].joins[1]));
-            weight = Math.max(weight, level === APART ? APART : mine);
-          }
-          if (!of.length) continue;
-          terms.push(matched[t]); weights.push(weight); wordsOf.push(of);
-        }
         var doc = Number(hit.ref);
-        var picked = table ? pickEvents(table, doc, terms, weights, wordsOf) : [{ ev: 0, keys: [] }];
+        var levels = levelsOf(matched, described, words), tier = 0, group = WHOLE, content = false, lacks = false;
+        for (var i = 0; i < words.length; i++) {
+          var w = words[i];
+          if (w.optional || w.exclude) continue;
+          if (w.phrase && !levels[i]) lacks = true;
+          if (levels[i] && !w.filler) content = true;
+          if (w.filler) continue;
+          if (!levels[i]) group = PARTIAL;
+          else if (levels[i] === APART && group === WHOLE) group = APART_ONLY;
+          tier += levels[i];
+        }
+        if (!content || lacks) continue; // nothing but fillers, or a quoted phrase's word missing
+        // Per word, the weight of its best term here.
+        var best = [];
+        for (i = 0; i < words.length; i++) best.push(0);
+        for (var t = 0; t < matched.length; t++) {
+          var d = described(matched[t]), weight = -1;
+          for (i = 0; i < words.length; i++) {
+            var share = words[i].exclude ? 0 : d.levels[i] ? SHARE[d.levels[i]] : d.parts[i] && levels[i] === APART ? SHARE[APART] : 0;
+            if (!share) continue;
+            if (weight < 0) weight = weightIn(index, matched[t], doc, fields);
+            if (weight * share > best[i]) best[i] = weight * share;
+          }
+        }
+        var score = 0;
+        for (i = 0; i < words.length; i++) score += best[i] * (words[i].optional ? PAIR_SHARE : words[i].filler ? FILLER_SHARE : 1);
         out.push({
-          ref: doc, score: hit.score, ev: picked[0].ev, also: picked.slice(1), terms: terms, weights: weights,
-          words: wordsOf, tier: tier, whole: whole, key: Math.round(hit.score * 1e8)
+          ref: doc, score: score, group: group, match: MATCHES[group], whole: group === WHOLE,
+          tier: group === PARTIAL ? 0 : tier, key: Math.round(score * 1e8), levels: levels, matched: matched
         });
       }
       // Scores are sums whose order depends on term numbering: compare them rounded,
       // then by session number, so equal scores always come out in one order.
-      out.sort(function (a, b) { return b.tier - a.tier || b.key - a.key || a.ref - b.ref; });
+      out.sort(function (a, b) { return a.group - b.group || b.tier - a.tier || b.key - a.key || a.ref - b.ref; });
+      var partials = 0;
+      out = out.filter(function (r) { return r.group !== PARTIAL || ++partials <= MAX_PARTIAL; });
+      out.forEach(function (r) { explain(r, words, described, table); });
       return out;
     }
 
-    /* Results for a query whose chunks are loaded, and the words matched as whole words only. */
+    /* What a result shows: the terms that made each word match and the events that hold them. */
+    function explain(r, words, described, table) {
+      var levels = r.levels, matched = r.matched, i, t;
+      delete r.levels;
+      delete r.matched;
+      // The terms that made each word match, at the level they matched: what the snippet marks.
+      // A word matched as itself (or another spelling) shows no prefix expansions: the
+      // tokens that hold it hold its term anyway, and a common word has hundreds of them.
+      var terms = [], weights = [], wordsOf = [];
+      for (t = 0; t < matched.length; t++) {
+        var dt = described(matched[t]), shown = 0, of = [];
+        for (i = 0; i < words.length; i++) {
+          var level = levels[i], mine = dt.levels[i];
+          var shows = level >= SPELLING ? mine >= SPELLING : level === PREFIX ? mine === PREFIX : level === APART && dt.parts[i] !== 0;
+          if (!shows) continue;
+          of.push(level === APART ? keyOf(i, words[i].parts.indexOf(matched[t])) : keyOf(i)); // each part counts
+          if (words[i].joins) of.push(keyOf(words[i].joins[0]), keyOf(words[i].joins[1]));
+          shown = Math.max(shown, level === APART ? APART : mine);
+        }
+        if (!of.length) continue;
+        terms.push(matched[t]); weights.push(shown); wordsOf.push(of);
+      }
+      var picked = table ? pickEvents(table, r.ref, terms, weights, wordsOf) : [{ ev: 0, keys: [] }];
+      r.ev = picked[0].ev;
+      r.also = picked.slice(1);
+      r.terms = terms;
+      r.weights = weights;
+      r.words = wordsOf;
+    }
+
+    /* Edit distance of two short strings (a query word and an index term). */
+    function distance(a, b) {
+      var row = [], i, j;
+      for (j = 0; j <= b.length; j++) row.push(j);
+      for (i = 1; i <= a.length; i++) {
+        var diagonal = row[0];
+        row[0] = i;
+        for (j = 1; j <= b.length; j++) {
+          var next = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a.charAt(i - 1) === b.charAt(j - 1) ? 0 : 1));
+          diagonal = row[j];
+          row[j] = next;
+        }
+      }
+      return row[b.length];
+    }
+
+    /* For "no results": per sought word the index lacks, up to NEAREST index terms of the loaded
+       chunks within two edits of it (the closest, then the most used), as [{word, terms}]. */
+    function nearest(words, ids) {
+      var out = [];
+      words.forEach(function (w) {
+        if (w.exclude || w.optional) return;
+        var found = [], known = false;
+        ids.forEach(function (id) {
+          (chunks[id] || []).forEach(function (entry) {
+            var term = entry[0];
+            if (matchesWord(term, w)) known = true;
+            if (term === w.exact || Math.abs(term.length - w.exact.length) > MAX_EDITS) return;
+            var d = distance(term, w.exact);
+            if (d <= MAX_EDITS) found.push({ term: term, d: d, n: (entry[1] || []).length + (entry[3] || []).length });
+          });
+        });
+        found.sort(function (a, b) { return a.d - b.d || b.n - a.n || (a.term < b.term ? -1 : 1); });
+        if (found.length && !known) out.push({ word: w.text, terms: found.slice(0, NEAREST).map(function (f) { return f.term; }) });
+      });
+      return out;
+    }
+
+    /* Results for a query whose chunks are loaded, and the words matched as whole words only;
+       with no result, the index terms nearest its words. */
     function run(words, ids, fields) {
       var results = !words.length || !ids.length ? [] : search(buildIndex(ids, fields, words), words);
-      return { results: results, broad: words.filter(function (w) { return w.broad; }).map(function (w) { return w.text; }) };
+      var found = { results: results, broad: words.filter(function (w) { return w.broad; }).map(function (w) { return w.text; }) };
+      if (!results.length && words.length) found.nearest = nearest(words, ids);
+      return found;
     }
 
     return {
@@ -488,6 +644,7 @@
       termsFor: termsFor,
       tokens: tokens,
       parseQuery: parseQuery,
+      syntax: syntax,
       plan: plan,
       addChunk: addChunk,
       hasChunk: hasChunk,
@@ -496,6 +653,7 @@
       buildIndex: buildIndex,
       search: search,
       run: run,
+      nearest: nearest,
       matchesWord: matchesWord,
       wanted: wanted
     };

@@ -9,6 +9,7 @@ var engine = SessiteSearchCore.create(lunr);
 self.sessiteSearch = {
   chunk: function (id, entries) { engine.addChunk(id, entries); },
   meta: function () {},
+  facts: function () {},
   frag: function () {}
 };
 
@@ -25,6 +26,6 @@ self.onmessage = function (ev) {
   }
   engine.ready(job.chunks).then(function () {
     var started = Date.now(), found = engine.run(job.words, job.chunks, job.fields);
-    self.postMessage({ id: job.id, results: found.results, broad: found.broad, ms: Date.now() - started });
+    self.postMessage({ id: job.id, results: found.results, broad: found.broad, nearest: found.nearest || [], ms: Date.now() - started });
   }).catch(failed);
 };

@@ -48,9 +48,10 @@
   }
 
   /* ---- registration target of the index files ---- */
-  var registry = { meta: null, frags: Object.create(null), chunkSink: null, pendingChunks: Object.create(null) };
+  var registry = { meta: null, facts: null, frags: Object.create(null), chunkSink: null, pendingChunks: Object.create(null) };
   window.sessiteSearch = {
     meta: function (data) { registry.meta = data; },
+    facts: function (data) { registry.facts = data; },
     chunk: function (id, entries) {
       if (registry.chunkSink) registry.chunkSink(id, entries); else registry.pendingChunks[id] = entries;
     },
@@ -90,7 +91,7 @@
           if (!job) return;
           delete self.pending[ev.data.id];
           if (ev.data.error) job.reject(new Error(ev.data.error));
-          else job.resolve({ results: ev.data.results, broad: ev.data.broad, runMs: ev.data.ms });
+          else job.resolve({ results: ev.data.results, broad: ev.data.broad, nearest: ev.data.nearest, runMs: ev.data.ms });
         };
         this.worker.onerror = function (ev) {
           if (ev && ev.preventDefault) ev.preventDefault();
@@ -202,7 +203,9 @@
     var core = SessiteSearchCore.create(lunr);
     var snippets = SessiteSearchSnippet.create(core);
     var words = core.parseQuery(query);
-    var results = [], broad = [], shown = 0, renderToken = 0, meta = null;
+    var parsed = core.syntax(query);
+    var results = [], broad = [], nearest = [], shown = 0, renderToken = 0, meta = null;
+    showChips();
 
     loadScript(root + "search/meta.js").then(function () {
       meta = registry.meta;
@@ -216,8 +219,13 @@
         status.dataset.ms = String(Date.now() - started); // chunk loading included
         status.dataset.runMs = String(found.runMs); // index rebuild + lunr query + ranking, data loaded
         results = found.results;
+        nearest = found.nearest || [];
         broad = plan.broad.concat(found.broad.filter(function (w) { return plan.broad.indexOf(w) < 0; }));
       });
+    }).then(function () {
+      // The start days, models and tools of the sessions: loaded only when the query filters by them.
+      var needsFacts = parsed.filters.some(function (f) { return ["model", "tool", "after", "before"].indexOf(f.key) >= 0; });
+      return needsFacts ? loadScript(root + "search/facts.js") : null;
     }).then(function () {
       form.elements.agent.addEventListener("change", refilter);
       form.elements.project.addEventListener("change", refilter);
@@ -228,14 +236,125 @@
 
     function filtered() {
       var agent = form.elements.agent.value, project = form.elements.project.value;
-      if (!agent && !project) return results;
+      var typed = parsed.filters.map(typedFilter);
+      if (!agent && !project && !typed.length) return results;
       var a = agent ? meta.agents.indexOf(agent) : -1, pr = project ? meta.projects.indexOf(project) : -1;
       return results.filter(function (r) {
-        return (!agent || meta.docs[2 * r.ref] === a) && (!project || meta.docs[2 * r.ref + 1] === pr);
+        return (!agent || meta.docs[2 * r.ref] === a) && (!project || meta.docs[2 * r.ref + 1] === pr) &&
+          typed.every(function (keep) { return keep(r.ref); });
       });
     }
 
+    /* Names of a list that a typed filter value means: the same name (any case), else those containing it. */
+    function named(names, value) {
+      var low = value.toLowerCase(), same = [], holding = [];
+      names.forEach(function (name, n) {
+        var l = String(name).toLowerCase();
+        if (l === low) same.push(n); else if (l.indexOf(low) >= 0) holding.push(n);
+      });
+      return same.length ? same : holding;
+    }
+
+    /* A typed filter (agent:codex, tool:Bash, after:2026-03-01) as a test of a session number. */
+    function typedFilter(f) {
+      var facts = registry.facts, value = f.value;
+      if (f.key === "agent" || f.key === "project") {
+        var wanted = named(f.key === "agent" ? meta.agents : meta.projects, value), slot = f.key === "agent" ? 0 : 1;
+        return function (ref) { return wanted.indexOf(meta.docs[2 * ref + slot]) >= 0; };
+      }
+      if (!facts) return function () { return false; }; // its facts could not load: nothing passes unchecked
+      if (f.key === "model" || f.key === "tool") {
+        var names = named(f.key === "model" ? facts.models : facts.tools, value), lists = f.key === "model" ? facts.m : facts.t;
+        return function (ref) { return (lists[ref] || []).some(function (n) { return names.indexOf(n) >= 0; }); };
+      }
+      // after:/before: a day, a month or a year, compared with the session's start day
+      var day = /^\d{4}(-\d{2}){0,2}$/.test(value) ? value : "";
+      return function (ref) {
+        var start = facts.days[ref] || "";
+        if (!day || !start) return false;
+        return f.key === "after" ? start.slice(0, day.length) >= day : start.slice(0, day.length) <= day;
+      };
+    }
+
+    /* The query without one of its parts (a chip's remove button, "search without"), or with
+       ``instead`` in place of one of its words (a suggested index term). */
+    function queryWithout(kind, index, instead) {
+      var out = [];
+      parsed.text.forEach(function (t, n) { if (kind !== "text" || n !== index) out.push(t); else if (instead) out.push(instead); });
+      parsed.phrases.forEach(function (t, n) { if (kind !== "phrase" || n !== index) out.push("\"" + t + "\""); });
+      parsed.exclude.forEach(function (t, n) { if (kind !== "exclude" || n !== index) out.push("-" + (/\s/.test(t) ? "\"" + t + "\"" : t)); });
+      parsed.filters.forEach(function (f, n) { if (kind !== "filter" || n !== index) out.push(f.raw); });
+      return out.join(" ");
+    }
+
+    function searchHref(q) { return root + "search.html?" + urlParams(q); }
+
+    /* Filters, phrases and exclusions of the query as chips, each with a button that removes it. */
+    function showChips() {
+      var box = document.querySelector("[data-search-chips]");
+      if (!box) return;
+      box.textContent = "";
+      var chips = [];
+      parsed.filters.forEach(function (f, n) { chips.push({ kind: "filter", n: n, label: f.key + ": " + f.value, type: f.key }); });
+      parsed.phrases.forEach(function (t, n) { chips.push({ kind: "phrase", n: n, label: "“" + t + "”", type: "phrase" }); });
+      parsed.exclude.forEach(function (t, n) { chips.push({ kind: "exclude", n: n, label: "not " + t, type: "exclude" }); });
+      chips.forEach(function (c) {
+        var li = text("li", "search-chip");
+        li.dataset.chip = c.type;
+        li.appendChild(text("span", null, c.label));
+        var remove = text("a", "search-chip-remove", "×");
+        remove.href = searchHref(queryWithout(c.kind, c.n));
+        remove.setAttribute("aria-label", "Remove " + c.label);
+        remove.title = "Remove " + c.label;
+        li.appendChild(remove);
+        box.appendChild(li);
+      });
+      box.hidden = !chips.length;
+    }
+
+    /* "No results": the index's nearest words, and the query without each of its words. */
+    function suggest() {
+      var box = text("li", "search-suggest");
+      var any = false;
+      nearest.forEach(function (n) {
+        var line = text("p", null, "Not in the index: “" + n.word + "”. Nearest words it has: ");
+        var at = -1;
+        parsed.text.forEach(function (t, k) {
+          if (at < 0 && SessiteSearchCore.rawTokens(t).some(function (r) { return r.toLowerCase() === n.word; })) at = k;
+        });
+        n.terms.forEach(function (term, i) {
+          var a = text("a", null, term);
+          a.href = searchHref(at >= 0 ? queryWithout("text", at, term) : term);
+          if (i) line.appendChild(document.createTextNode(", "));
+          line.appendChild(a);
+        });
+        box.appendChild(line);
+        any = true;
+      });
+      var droppable = parsed.text.length + parsed.phrases.length + parsed.exclude.length + parsed.filters.length;
+      if (droppable > 1) {
+        var drop = text("p", null, "Search without: ");
+        var first = true;
+        function offer(kind, n, label) {
+          var a = text("a", null, label);
+          a.href = searchHref(queryWithout(kind, n));
+          if (!first) drop.appendChild(document.createTextNode(", "));
+          drop.appendChild(a);
+          first = false;
+        }
+        parsed.text.forEach(function (t, n) { offer("text", n, "“" + t + "”"); });
+        parsed.phrases.forEach(function (t, n) { offer("phrase", n, "“" + t + "”"); });
+        parsed.exclude.forEach(function (t, n) { offer("exclude", n, "-" + t); });
+        parsed.filters.forEach(function (f, n) { offer("filter", n, f.raw); });
+        box.appendChild(drop);
+        any = true;
+      }
+      if (any) list.appendChild(box);
+    }
+
     function plural(n, noun) { return n + " " + noun + (n === 1 ? "" : "s"); }
+
+    function count(list, match) { return list.filter(function (r) { return r.match === match; }).length; }
 
     function listed(items) {
       return items.length < 2 ? items.join("") : items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
@@ -255,27 +374,32 @@
       return listed(names.map(function (n) { return "“" + n + "”"; }));
     }
 
-    var current = [], dividerShown = false;
+    var current = [], dividerShown = false, partialShown = false;
     function refilter() {
       try { history.replaceState(null, "", "search.html?" + urlParams(query)); } catch (e) { /* file:// may refuse */ }
       current = filtered();
       list.textContent = "";
       shown = 0;
       dividerShown = false;
+      partialShown = false;
       renderToken++;
-      if (!words.length) {
+      if (!words.length && (parsed.filters.length || parsed.exclude.length) && !parsed.text.length && !parsed.phrases.length) {
+        say("Type a word to look for with these filters.", "empty");
+      } else if (!words.length) {
         say("“" + query + "” has only very common words or single letters; try a more specific word.", "empty");
       } else if (!current.length) {
         var hidden = results.length - current.length;
         say("No results for “" + query + "”" + (hidden ? " with these filters (" + hidden + " without them)." : "."), "empty");
+        suggest();
       } else {
         var note = current.length === results.length ? "" : " (" + (results.length - current.length) + " more without the filters)";
-        var whole = current.filter(function (r) { return r.whole; }).length;
-        if (whole === current.length) {
-          say(plural(current.length, "session") + (current.length === 1 ? " matches" : " match") + " “" + query + "”" + note + ".", "done");
-        } else {
-          say(plural(whole, "session") + (whole === 1 ? " matches" : " match") + " “" + query + "”; " + (current.length - whole) + " more only with " + apartText() + note + ".", "done");
-        }
+        var whole = count(current, "whole"), apart = count(current, "apart"), partial = count(current, "partial");
+        var every = whole === 0 && apart + partial > 0 ? "No session matches every word of “" + query + "”"
+          : plural(whole, "session") + (whole === 1 ? " matches" : " match") + (partial ? " every word of" : "") + " “" + query + "”";
+        var more = [];
+        if (apart) more.push(apart + " more only with " + apartText());
+        if (partial) more.push((whole || apart ? partial + " more match" : plural(partial, "session") + (partial === 1 ? " matches" : " match")) + " some of the words");
+        say(every + (more.length ? "; " + more.join("; ") : "") + note + ".", "done");
         if (broad.length) status.appendChild(document.createTextNode(" “" + broad.join("”, “") + "” matched as a whole word only: too many words start with it."));
       }
       renderMore();
@@ -287,13 +411,20 @@
       more.hidden = true;
       var first = shown - batch.length;
       var items = batch.map(function (r, i) {
-        if (!r.whole && !dividerShown && first + i > 0) {
+        if (r.match === "apart" && !dividerShown && first + i > 0) {
           // Results from here on only hold an identifier's parts, not the identifier.
           list.appendChild(text("li", "search-divider", "Sessions with " + apartText() + ", not as " + identifiers() + ":"));
         }
-        if (!r.whole) dividerShown = true;
+        if (r.match === "partial" && !partialShown && first + i > 0) {
+          // Results from here on lack some of the query's words.
+          var divider = text("li", "search-divider", "Sessions with only some of the words:");
+          divider.dataset.divider = "partial";
+          list.appendChild(divider);
+        }
+        if (r.match !== "whole") dividerShown = true;
+        if (r.match === "partial") partialShown = true;
         var li = text("li", "search-result");
-        li.dataset.match = r.whole ? "whole" : "apart";
+        li.dataset.match = r.match;
         li.appendChild(text("span", "muted", "…"));
         list.appendChild(li);
         return { r: r, li: li };

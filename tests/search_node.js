@@ -80,7 +80,7 @@ function opQuery(req) {
       broad: found.broad,
       total: results.length,
       ms,
-      top: results.slice(0, top).map((r) => ({ ref: r.ref, score: r.score, ev: r.ev, terms: r.terms })),
+      top: results.slice(0, top).map((r) => ({ ref: r.ref, score: r.score, ev: r.ev, terms: r.terms, match: r.match })),
     };
     if (mono) item.mono = core.search(mono, words).slice(0, top).map((r) => ({ ref: r.ref, score: r.score }));
     out.push(item);
@@ -90,7 +90,11 @@ function opQuery(req) {
 
 function opTokens(req) {
   const core = Core.create(lunr);
-  return { tokens: req.texts.map((t) => core.tokens(t)), words: req.texts.map((t) => core.parseQuery(t)) };
+  return {
+    tokens: req.texts.map((t) => core.tokens(t)),
+    words: req.texts.map((t) => core.parseQuery(t)),
+    syntax: req.texts.map((t) => core.syntax(t)),
+  };
 }
 
 function opStem(req) {

@@ -4,7 +4,7 @@
 
    stdin:  {"site": DIR, "queries": [...], "top": 10, "core": FILE?}
    ("core": another search-core.js, e.g. an older one with its own snippet(text, terms), to compare)
-   stdout: {"results": [{"query", "total", "whole", "ms", "top": [{"ref", "ev", "tier", "whole",
+   stdout: {"results": [{"query", "total", "whole", "ms", "top": [{"ref", "ev", "tier", "group", "match", "whole",
             "terms", "marks": [...], "text": "...", "matched": bool}]}]}
 */
 "use strict";
@@ -70,6 +70,8 @@ function main() {
         ref: r.ref,
         ev: r.ev,
         tier: r.tier || 0,
+        group: r.group || 0,
+        match: r.match,
         whole: r.whole !== false,
         terms: r.terms,
         marks: snip.pieces.filter((p) => p[1]).map((p) => p[0]),

@@ -26,6 +26,7 @@ from sessite.outputs.ref_pages import Collected as RefsItem
 from sessite.outputs.ref_pages import GitRefsIndex
 from sessite.outputs.robots import RobotsTxt
 from sessite.outputs.search import SearchIndex
+from sessite.search.facts import Facts
 from sessite.search.item import SessionItem
 from sessite.site.view import SessionView
 
@@ -63,7 +64,7 @@ def _items_match(config: SiteConfig) -> None:
     """Never called: mypy checks here that each default aggregate's ``add`` takes what its
     ``collect`` makes (an ``Aggregate[Item]`` each), though the list holds them as ``Aggregate[Any]``."""
     index: Aggregate[tuple[SessionSummary, SessionFigures]] = SessionIndex(config)
-    search: Aggregate[tuple[str, SessionItem]] = SearchIndex(config)
+    search: Aggregate[tuple[str, SessionItem, Facts]] = SearchIndex(config)
     refs: Aggregate[RefsItem | None] = GitRefsIndex(config)
     feed: Aggregate[SessionSummary] = FeedAndSitemap(config)
     neighbours: Aggregate[NeighbourItem | None] = ProjectNeighbours(config)

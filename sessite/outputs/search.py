@@ -10,7 +10,9 @@ still equals one monolithic index's). Output:
 - ``search.html``: the results page (``templates/search.html``) with agent
   and project filters; ``static/search.js`` runs it, ``static/search-core.js``
   normalizes the query exactly as the build normalized the text.
-- ``search/meta.js``: chunk boundaries and per-session filter facts.
+- ``search/meta.js``: chunk boundaries and per-session agent and project numbers.
+- ``search/facts.js``: per-session start day, models and tools (``sessite/search/facts.py``),
+  loaded only by a query that filters by them.
 - ``search/t/<n>.js``: term chunks.
 - ``search/f/<k>/<n>-<pack>.js``: snippet text of session number n, fetched for the results
   on screen only.
@@ -40,6 +42,7 @@ from sessite.parallel import aggregate_jobs
 from sessite.publish.writer import SiteWriter
 from sessite.render.pages import Page
 from sessite.render.renderer import Renderer
+from sessite.search.facts import Facts, FactTable
 from sessite.search.index import IndexState
 from sessite.search.item import SessionItem, session_item
 from sessite.search.terms import INDEX_CHARS, tokens
@@ -121,6 +124,13 @@ def session_payload(view: SessionView) -> tuple[str, str, str, str, str, list[tu
     )
 
 
+def session_facts(view: SessionView) -> Facts:
+    """What the search page's date, model and tool filters read of a session."""
+    s = view.summary
+    day = s.started.date().isoformat() if s.started else ""
+    return day, tuple(s.models), tuple(name for name, _ in s.stats.tools)
+
+
 def event_pages(view: SessionView) -> dict[str, str]:
     """anchor -> page, for the events of a split session that are not on its first page
     (so a result opens the right part)."""
@@ -170,19 +180,21 @@ class SearchIndex:
     def __init__(self, config: SiteConfig | None = None) -> None:
         self.jobs = aggregate_jobs(config)
         self.state: IndexState | None = None  # made on first add: workers only collect
+        self.facts = FactTable()
         self.ids: list[str] = []
         self.agents: set[str] = set()
         self.projects: set[str] = set()
 
-    def collect(self, view: SessionView) -> tuple[str, SessionItem]:
-        return view.summary.id, session_item(*session_payload(view), event_pages(view))
+    def collect(self, view: SessionView) -> tuple[str, SessionItem, Facts]:
+        return view.summary.id, session_item(*session_payload(view), event_pages(view)), session_facts(view)
 
-    def add(self, item: tuple[str, SessionItem] | SessionView) -> None:
+    def add(self, item: tuple[str, SessionItem, Facts] | SessionView) -> None:
         """One session, as ``collect`` returned it (or its view, from a build loop without workers)."""
         if isinstance(item, SessionView):
             item = self.collect(item)
-        session_id, data = item
+        session_id, data, facts = item
         self.ids.append(session_id)
+        self.facts.add(facts)
         self.agents.add(data[0])
         if data[1]:
             self.projects.add(data[1])
@@ -194,6 +206,8 @@ class SearchIndex:
         state, self.state = self.state or IndexState(), None
         for url, data in state.files(self.jobs):
             writer.write(url, data)
+        writer.write(*self.facts.file())
+        self.facts = FactTable()
         page = Page(
             SEARCH_URL,
             "search.html",

@@ -146,3 +146,111 @@ def test_results_are_text_not_markup(tmp_path, page):
     page.wait_for_load_state("load")
     assert page.evaluate("() => window.__xss") is None
     assert dialogs == []
+
+
+# ---------------------------------------------------------------------------
+# ranking that degrades gracefully, and the search box's syntax
+
+
+def _run(page, site, query: str) -> dict:
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto((site / "search.html").as_uri() + "?q=" + quote(query))
+    page.wait_for_function(
+        "() => ['done', 'empty'].includes(document.querySelector('[data-search-status]').dataset.state)"
+    )
+    page.wait_for_function("() => !document.querySelector('.search-result .muted')")  # results filled in
+    found = page.evaluate(
+        """() => ({
+        status: document.querySelector('[data-search-status]').textContent,
+        items: Array.from(document.querySelectorAll('.search-results > li')).map(li => ({
+            divider: li.dataset.divider || (li.classList.contains('search-divider') ? 'apart' : null),
+            match: li.dataset.match || null,
+            href: li.querySelector('.result-title a') && li.querySelector('.result-title a').getAttribute('href'),
+            agent: li.querySelector('.result-meta .agent') && li.querySelector('.result-meta .agent').textContent,
+            links: Array.from(li.querySelectorAll('.search-suggest a'))
+                .map(a => [a.textContent, a.getAttribute('href')]),
+        })),
+        chips: Array.from(document.querySelectorAll('.search-chip')).map(c => ({
+            kind: c.dataset.chip, text: c.firstChild.textContent, remove: c.querySelector('a').getAttribute('href'),
+        })),
+    })"""
+    )
+    assert errors == []
+    found["results"] = [i for i in found["items"] if i["href"]]
+    return found
+
+
+def test_sessions_with_some_of_the_words_come_below_a_divider(example_site, page, expected):
+    _, site = example_site
+    url, _ = expected
+    found = _run(page, site, f"{WORD} test")
+    results, items = found["results"], found["items"]
+    assert url in results[0]["href"] and results[0]["match"] == "whole"
+    whole = [r for r in results if r["match"] == "whole"]
+    partial = [r for r in results if r["match"] == "partial"]
+    assert whole and partial and len(whole) + len(partial) == len(results)
+    at = [n for n, i in enumerate(items) if i["divider"] == "partial"]
+    assert at == [len(whole)], "one divider, between every word and some of the words"
+    assert all(i["match"] == "partial" for i in items[at[0] + 1 :])
+    assert f"{len(whole)} session matches every word of" in found["status"]
+    assert f"{len(partial)} more match some of the words" in found["status"]
+    # a word no session holds no longer empties the page
+    missing = _run(page, site, f"{WORD} zzqqxxnothing")
+    assert missing["results"] and url in missing["results"][0]["href"]
+    assert all(r["match"] == "partial" for r in missing["results"])
+    assert missing["status"].startswith("No session matches every word of")
+
+
+def test_a_quoted_phrase_requires_its_words(example_site, page, expected):
+    _, site = example_site
+    url, _ = expected
+    loose = _run(page, site, f"{WORD} test")
+    phrase = _run(page, site, f'"{WORD} test"')
+    assert len(phrase["results"]) == 1 < len(loose["results"]), "sessions lacking a word of the phrase are no results"
+    assert url in phrase["results"][0]["href"] and phrase["results"][0]["match"] == "whole"
+    assert phrase["chips"] == [{"kind": "phrase", "text": f"“{WORD} test”", "remove": "search.html?q="}]
+
+
+def test_a_minus_word_excludes_its_sessions(example_site, page, expected):
+    _, site = example_site
+    url, _ = expected
+    plain = _run(page, site, "test")
+    excluded = _run(page, site, f"test -{WORD}")
+    assert any(url in r["href"] for r in plain["results"])
+    assert excluded["results"] and not any(url in r["href"] for r in excluded["results"])
+    assert len(excluded["results"]) == len(plain["results"]) - 1
+    assert excluded["chips"] == [{"kind": "exclude", "text": f"not {WORD}", "remove": "search.html?q=test"}]
+
+
+def test_a_typed_filter_is_a_removable_chip_kept_in_the_url(example_site, page):
+    _, site = example_site
+    everyone = _run(page, site, "test")
+    found = _run(page, site, "agent:codex test")
+    assert "q=agent%3Acodex%20test" in page.url
+    assert found["results"] and {r["agent"] for r in found["results"]} == {"codex"}
+    assert len(found["results"]) < len(everyone["results"])
+    assert "more without the filters" in found["status"]
+    (chip,) = found["chips"]
+    assert chip["kind"] == "agent" and chip["text"] == "agent: codex" and chip["remove"] == "search.html?q=test"
+    page.locator(".search-chip a").click()
+    page.wait_for_url(re.compile(r"search\.html\?q=test$"))
+    page.wait_for_function("() => document.querySelector('[data-search-status]').dataset.state === 'done'")
+    assert page.locator(".search-chip").count() == 0
+    assert page.locator(".search-result").count() == len(everyone["results"])
+    # model:, tool:, after: and before: read the sessions' facts, loaded for them only
+    tools = _run(page, site, "tool:Bash test")
+    assert 0 < len(tools["results"]) < len(everyone["results"])
+    later = _run(page, site, "after:2100-01-01 test")
+    assert later["results"] == [] and "without them" in later["status"]
+    assert _run(page, site, "agent:codex")["status"] == "Type a word to look for with these filters."
+
+
+def test_no_results_suggest_nearest_words_and_dropping_one(example_site, page):
+    _, site = example_site
+    found = _run(page, site, "zzqqxxnothing flaskk")
+    assert found["results"] == [] and found["status"].startswith("No results for")
+    (suggest,) = [i for i in found["items"] if i["links"]]
+    links = dict(suggest["links"])
+    assert links["flask"] == "search.html?q=zzqqxxnothing%20flask"
+    assert links["“zzqqxxnothing”"] == "search.html?q=flaskk"

@@ -267,6 +267,7 @@ def test_queries_with_punctuation_never_throw_and_find_code(node, tmp_path):
         "a^2",
         "~x",
         "+vector -array",
+        "+vector -zzz",
         "*",
         "-",
         ":",
@@ -282,7 +283,8 @@ def test_queries_with_punctuation_never_throw_and_find_code(node, tmp_path):
     assert found["http://localhost:8080/api"] == [1]
     assert found["snake_case"] == [2]
     assert found["src/sitegen/build.py"] == [2]
-    assert found["+vector -array"] == [0]
+    assert found["+vector -array"] == []  # -array: not the sessions holding "array"
+    assert found["+vector -zzz"] == [0]
     assert found["*"] == found["-"] == found[""] == []
     # lunr.js's own query parser throws on the first of these
     script = (
@@ -309,13 +311,86 @@ def test_prefix_and_multiword_queries(node, tmp_path):
         },
     )
     found = {r["query"]: sorted(t["ref"] for t in r["top"]) for r in answer["results"]}
+    ranked = {r["query"]: [(t["ref"], t["match"]) for t in r["top"]] for r in answer["results"]}
     assert found["tok"] == [0, 1, 2]
     assert found["token"] == [0, 1, 2]  # exact "token", and "tokenizer", "tokens" by prefix/stem
-    assert found["token bucket"] == [1, 2]  # every word must match
+    # sessions with every word first, then those with some of them
+    assert sorted(ranked["token bucket"][:2]) == [(1, "whole"), (2, "whole")]
+    assert ranked["token bucket"][2:] == [(0, "partial")]
     assert found["tokenize"] == [0, 1, 2]  # its stem is "token"
     assert found["identif"] == [0]  # a prefix of the stem of "identifiers"
-    assert found["bucket limits"] == [1]
+    assert ranked["bucket limits"] == [(1, "whole"), (2, "partial")]
     assert found["zzz"] == []
+
+
+def _filler_words(n: int, seed: int) -> list[str]:
+    rnd = random.Random(seed)
+    return [f"w{rnd.randrange(5000)}x" for _ in range(n)]
+
+
+def test_some_words_rank_by_a_length_normalised_score(node, tmp_path):
+    """A question whose words no session holds all of still finds the session about them; a huge
+    session that mentions them in passing does not win by its size."""
+    about = "rotate the log files every night, and compress the rotated log files"
+    huge = _filler_words(20_000, 1)
+    for n, word in enumerate(["rotate", "log", "files", "night"] * 15):
+        huge[n * 300] = word
+    texts = [about, " ".join(huge)] + [" ".join(_filler_words(40, s)) for s in range(30)]
+    site = write_files(_state_from_texts(texts).files(), tmp_path)
+    queries = ["how do I rotate log files weekly", "rotate log files night", "asked session weekly"]
+    answer = run_node(node, {"op": "query", "site": str(site), "queries": queries})
+    partial, whole, fillers = ([(t["ref"], t["match"]) for t in r["top"]] for r in answer["results"])
+    assert partial == [(0, "partial"), (1, "partial")]  # "weekly" is nowhere; the short session is about it
+    assert whole == [(0, "whole"), (1, "whole")]
+    assert fillers == []  # only fillers ("asked", "session") and a missing word: nothing to go by
+
+
+def test_an_identifier_guess_never_outranks_the_typed_words(node, tmp_path):
+    """Two typed words are also looked up as the identifier they make, at a low weight: a session
+    about the words ranks above one that holds the identifier once."""
+    about = "the stream feeds the queue; when the stream stalls the queue fills; stream before queue"
+    once = " ".join(_filler_words(3000, 2)) + " stream_queue"
+    texts = [once, about] + [" ".join(_filler_words(40, s)) for s in range(30)]
+    site = write_files(_state_from_texts(texts).files(), tmp_path)
+    answer = run_node(node, {"op": "query", "site": str(site), "queries": ["stream queue", "stream_queue"]})
+    typed, identifier = ([(t["ref"], t["match"]) for t in r["top"]] for r in answer["results"])
+    assert typed == [(1, "whole"), (0, "whole")]
+    assert identifier == [(0, "whole"), (1, "apart")]  # typed as an identifier, it ranks first
+
+
+def test_quoted_phrases_exclusions_and_filters_in_the_query(node, tmp_path):
+    texts = [
+        "curl said connection refused on port 8080",
+        "the connection pool was refused a new slot",
+        "connection reset by peer, retried the test",
+        "nothing about networking here",
+    ]
+    site = write_files(_state_from_texts(texts).files(), tmp_path)
+    queries = [
+        '"connection refused" port',
+        "connection -test",
+        'connection -"reset by peer"',
+        "agent:codex connection",
+        "-connection",
+    ]
+    answer = run_node(node, {"op": "query", "site": str(site), "queries": queries})
+    ranked = {r["query"]: [(t["ref"], t["match"]) for t in r["top"]] for r in answer["results"]}
+    # a quoted phrase's words are required: sessions lacking one are no result, not even a partial one
+    assert ranked['"connection refused" port'] == [(0, "whole"), (1, "partial")]
+    assert sorted(ref for ref, _ in ranked["connection -test"]) == [0, 1]  # -test: not the one holding "test"
+    assert sorted(ref for ref, _ in ranked['connection -"reset by peer"']) == [0, 1]
+    assert sorted(ref for ref, _ in ranked["agent:codex connection"]) == [0, 1, 2]  # filters are the page's to apply
+    assert ranked["-connection"] == []  # nothing to look for
+    syntax = run_node(node, {"op": "tokens", "texts": ['agent:codex "a b" -c std::vector after:2026-03-01 x']})
+    assert syntax["syntax"][0] == {
+        "text": ["std::vector", "x"],
+        "phrases": ["a b"],
+        "exclude": ["c"],
+        "filters": [
+            {"key": "agent", "value": "codex", "raw": "agent:codex"},
+            {"key": "after", "value": "2026-03-01", "raw": "after:2026-03-01"},
+        ],
+    }
 
 
 def test_a_prefix_with_very_many_expansions_matches_whole_words(node, tmp_path):
@@ -496,7 +571,7 @@ def test_snippet_files_are_inert_data(tmp_path):
     for path in (site / "search").rglob("*.js"):
         text = path.read_text()
         # one call with JSON arguments; a payload can only ever be a JSON string
-        assert re.fullmatch(r"sessiteSearch\.(meta|chunk|frag)\(.*\);\n", text, re.S), path
+        assert re.fullmatch(r"sessiteSearch\.(meta|facts|chunk|frag)\(.*\);\n", text, re.S), path
         json.loads("[" + text[text.index("(") + 1 : text.rindex(")")] + "]")
 
 
