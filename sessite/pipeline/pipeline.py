@@ -37,6 +37,7 @@ from sessite.pipeline.output_scan import EarlyScan, leak_lines, scan_site, start
 from sessite.pipeline.plan import Plan
 from sessite.pipeline.report import BuildReport, CatalogEntry
 from sessite.pipeline.worker import RenderedSession, SourceResult, SourceTask, SourceWorker, discard, run_sources
+from sessite.publish.minify import minified
 from sessite.publish.writer import SiteWriter, check_output
 from sessite.readers import Claim, discover
 from sessite.readers.merge import copy_id
@@ -401,13 +402,13 @@ class _BuildRun:
                 self.report.deferred.append(name)
 
     def write_static(self, writer: SiteWriter, rewrite: bool) -> None:
-        writer.copy_tree(static_dir(), STATIC_FOLDER)
+        writer.copy_tree(static_dir(), STATIC_FOLDER, minified)
         for user_static in self.config.static_dirs:
             writer.copy_tree(user_static, STATIC_FOLDER)
         if not rewrite and PYGMENTS_CSS_URL in writer.previous:
             writer.keep(PYGMENTS_CSS_URL)  # same theme, same highlighting styles
         else:
-            writer.write(PYGMENTS_CSS_URL, pygments_css())
+            writer.write(PYGMENTS_CSS_URL, minified("pygments.css", pygments_css().encode()))
         writer.write(".nojekyll", b"")
 
     def unlock_page(self, roots: list[str], page: str) -> str:

@@ -253,18 +253,21 @@ class SiteWriter:
         self.sizes[url] = self.previous[url][0]
         return True
 
-    def copy_tree(self, source: Path, prefix: str) -> None:
-        """Copy a folder of static files under ``prefix`` (later copies override earlier)."""
+    def copy_tree(self, source: Path, prefix: str, transform: Callable[[str, bytes], bytes] | None = None) -> None:
+        """Copy a folder of static files under ``prefix`` (later copies override earlier);
+        ``transform`` (path under ``source``, bytes) → the bytes to write."""
         for path in sorted(source.rglob("*")):
             if path.is_file() and not path.name.startswith("."):
-                url = f"{prefix}/{path.relative_to(source).as_posix()}"
+                relative = path.relative_to(source).as_posix()
+                url = f"{prefix}/{relative}"
                 if url in self.written:  # user static files may override the package's
                     self.written.discard(url)
                     self.kept.discard(url)
                     self.changed_urls.discard(url)
                     if self.staging is not None:
                         (self.staging / url).unlink(missing_ok=True)
-                self.write(url, path.read_bytes())
+                data = path.read_bytes()
+                self.write(url, transform(relative, data) if transform is not None else data)
 
     def current_path(self, url: str) -> Path:
         """Where this build's copy of ``url`` is before publishing: the staging folder for new
