@@ -24,6 +24,7 @@ FORMATS = (
     "chatgpt",
     "aider",
     "specstory",
+    "hermes",
     "continue_dev",
     "gemini_takeout",
     "qwen_code",
