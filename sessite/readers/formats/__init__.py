@@ -25,6 +25,7 @@ FORMATS = (
     "aider",
     "specstory",
     "hermes",
+    "gemini_checkpoint",
     "continue_dev",
     "gemini_takeout",
     "qwen_code",
