@@ -16,6 +16,7 @@ FORMATS = (
     "hail",
     "aics",
     "claude_ai",
+    "claude_ai_project",
     "sage",
     "opencode",
     "cline",
