@@ -258,6 +258,7 @@ def test_candidates_cover_every_agent_and_os(tmp_path: Path) -> None:
         ".emacs.d/sage/projects",
         ".sage/projects",
         ".hermes/sessions",
+        ".openclaw/agents",
     ):
         assert expected in paths, expected
 

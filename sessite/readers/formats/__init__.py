@@ -31,6 +31,7 @@ FORMATS = (
     "gemini_takeout",
     "qwen_code",
     "kimi_cli",
+    "openclaw_trajectory",
     "pi",
     "factory_droid",
     "crush",
