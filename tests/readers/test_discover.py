@@ -259,6 +259,7 @@ def test_candidates_cover_every_agent_and_os(tmp_path: Path) -> None:
         ".sage/projects",
         ".hermes/sessions",
         ".openclaw/agents",
+        ".local/share/kilo",
     ):
         assert expected in paths, expected
 

@@ -18,6 +18,7 @@ FORMATS = (
     "claude_ai",
     "claude_ai_project",
     "sage",
+    "kilo",
     "opencode",
     "cline",
     "amp",
