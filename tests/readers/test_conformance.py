@@ -26,7 +26,6 @@ EXAMPLE_FOLDERS = {
 FIXTURE_NON_SESSIONS = {
     "cursor/make_fixture.py": "the script that writes the Cursor state.vscdb fixtures",
     "opencode/opencode.sql": "the SQL the OpenCode tests load into a fresh opencode.db",
-    "hermes/.hermes/sessions/sessions.json": "Hermes's index of chats, said to hold no conversation",
 }
 
 

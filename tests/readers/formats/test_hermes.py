@@ -54,11 +54,16 @@ def test_an_older_snapshot_alone() -> None:
 def test_discovered_in_a_home_and_built(tmp_path: Path) -> None:
     archive = tmp_path / "home"
     shutil.copytree(FIXTURES / "hermes", archive)
+    index = {"agent:main:telegram:dm:42": {"session_key": "agent:main:telegram:dm:42", "session_id": OLDER.stem[8:]}}
+    (archive / ".hermes" / "sessions" / "sessions.json").write_text(json.dumps(index), "utf-8")
     problems = Problems(archive)
     found = discover(archive, problems)
     assert sorted(c.path.name for c in found.claims) == sorted([TRANSCRIPT.name, OLDER.name])
     assert all(c.reader.name == "hermes" for c in found.claims)
-    assert not any("not a recognised" in str(p) for p in problems.items)
+    said = [str(p) for p in problems.items]
+    assert said == [
+        ".hermes/sessions/sessions.json: Hermes's index of chats (sessions.json): the sessions are the files beside it"
+    ]
     site = tmp_path / "site"
     build_site(archive, site)
     text = " ".join(parse_html(site / "sessions" / "hermes-20260601_101500_a1b2c3d4.html").get_text(" ").split())
