@@ -56,13 +56,18 @@ def test_discovered_in_a_home_and_built(tmp_path: Path) -> None:
     shutil.copytree(FIXTURES / "hermes", archive)
     index = {"agent:main:telegram:dm:42": {"session_key": "agent:main:telegram:dm:42", "session_id": OLDER.stem[8:]}}
     (archive / ".hermes" / "sessions" / "sessions.json").write_text(json.dumps(index), "utf-8")
+    dump = {"timestamp": "2026-06-01T10:16:00", "session_id": "x", "reason": "non_retryable_client_error"}
+    dump |= {"request": {"method": "POST", "body": {"model": "m"}}, "error": {"status": 400}}
+    (archive / ".hermes" / "sessions" / "request_dump_x_20260601_101600_000001.json").write_text(json.dumps(dump))
     problems = Problems(archive)
     found = discover(archive, problems)
     assert sorted(c.path.name for c in found.claims) == sorted([TRANSCRIPT.name, OLDER.name])
     assert all(c.reader.name == "hermes" for c in found.claims)
     said = [str(p) for p in problems.items]
-    assert said == [
-        ".hermes/sessions/sessions.json: Hermes's index of chats (sessions.json): the sessions are the files beside it"
+    assert sorted(said) == [
+        ".hermes/sessions/request_dump_x_20260601_101600_000001.json: Hermes's dump of an API request that failed"
+        " (request_dump): no conversation of its own",
+        ".hermes/sessions/sessions.json: Hermes's index of chats (sessions.json): the sessions are the files beside it",
     ]
     site = tmp_path / "site"
     build_site(archive, site)

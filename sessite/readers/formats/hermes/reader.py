@@ -59,9 +59,13 @@ class HermesReader(Reader):
         return False
 
     def holds_nothing(self, sniffed: Sniff) -> str | None:
-        """``sessions.json``, the gateway's index of chats (key, session id, platform): no messages."""
-        if sniffed.path.name == "sessions.json" and '"session_key"' in sniffed.text(4096):
+        """``sessions.json``, the gateway's index of chats (key, session id, platform), and
+        ``request_dump_<session>_<time>.json``, a request Hermes kept because the API refused it."""
+        name = sniffed.path.name
+        if name == "sessions.json" and '"session_key"' in sniffed.text(4096):
             return "Hermes's index of chats (sessions.json): the sessions are the files beside it"
+        if name.startswith("request_dump_") and name.endswith(".json") and '"request"' in sniffed.text(4096):
+            return "Hermes's dump of an API request that failed (request_dump): no conversation of its own"
         return None
 
     def default_folders(self, plat: Platform) -> list[Path]:
