@@ -48,20 +48,28 @@ def test_a_trace_whose_transcript_is_gone() -> None:
     }
 
 
-def test_beside_its_transcript_it_holds_no_conversation(tmp_path: Path) -> None:
+def test_beside_its_transcript_it_is_read_with_it(tmp_path: Path) -> None:
+    """The pi reader reads the transcript and takes the trace with it (collected with it too),
+    its records counted as left out; OpenClaw's index of sessions holds no conversation."""
     home = tmp_path / "home"
     shutil.copytree(FIXTURES / "openclaw_trajectory", home)
     sessions = home / ".openclaw" / "agents" / "main" / "sessions"
-    transcript = next(PI.rglob("*.jsonl"))
-    shutil.copyfile(transcript, sessions / "5b2e9c1a-7d40-4f3e-9a8b-2c6d1e0f4a77.jsonl")
+    transcript = sessions / "5b2e9c1a-7d40-4f3e-9a8b-2c6d1e0f4a77.jsonl"
+    shutil.copyfile(next(PI.rglob("*.jsonl")), transcript)
+    index = {"agent:main:main": {"sessionId": "5b2e9c1a", "sessionFile": str(transcript), "updatedAt": 1}}
+    (sessions / "sessions.json").write_text(json.dumps(index), "utf-8")
     problems = Problems(home)
     found = discover(home, problems)
-    assert [(c.path.name, c.reader.name) for c in found.claims] == [
-        ("5b2e9c1a-7d40-4f3e-9a8b-2c6d1e0f4a77.jsonl", "pi")
+    assert [(c.path.name, c.reader.name, [p.name for p in c.companions]) for c in found.claims] == [
+        (transcript.name, "pi", [TRACE.name])
     ]
     said = [str(p) for p in problems.items]
-    assert any("OpenClaw's run trace of 5b2e9c1a-7d40-4f3e-9a8b-2c6d1e0f4a77.jsonl" in p for p in said)
-    assert not any("not a recognised" in p for p in said)
+    assert said == [
+        ".openclaw/agents/main/sessions/sessions.json: OpenClaw's index of sessions (sessions.json): "
+        "the sessions are the files beside it"
+    ]
+    [session] = list(found.claims[0].reader.read(transcript, Problems(home)))
+    assert session.skipped["OpenClaw run trace record (its prompts and replies are the transcript's)"] == 8
 
 
 def test_found_in_a_home_and_built(tmp_path: Path) -> None:

@@ -40,6 +40,13 @@ class OpenClawTrajectoryReader(Reader):
         return _is_trace(sniffed) and not transcript_of(sniffed.path).is_file()
 
     def holds_nothing(self, sniffed: Sniff) -> str | None:
+        """A trace whose transcript the pi reader did not take (it reads it with the transcript
+        otherwise), and OpenClaw's index of sessions, ``sessions.json``."""
+        if sniffed.path.name == "sessions.json":
+            head = sniffed.text(4096)
+            if '"sessionId"' in head and '"sessionFile"' in head:
+                return "OpenClaw's index of sessions (sessions.json): the sessions are the files beside it"
+            return None
         if _is_trace(sniffed):
             return (
                 f"OpenClaw's run trace of {transcript_of(sniffed.path).name}, which holds the conversation (pi reader)"
