@@ -100,12 +100,13 @@ def _snapshot_of(path: Path) -> Path | None:
     return snapshot if snapshot.is_file() else None
 
 
-def _one(b: SessionBuilder, index: int, message: Any) -> None:
+def _one(b: SessionBuilder, index: int, message: Any, prefix: str = "m") -> None:
+    """The ``index``-th snapshot message (``prefix`` ``s`` for one added to a transcript)."""
     if not isinstance(message, dict):
         b.report(index, f"message #{index} is a {type(message).__name__}, not an object; skipped")
         b.skip("message that is not an object", line=index)
         return
-    add_message(b, f"m{index}", index, message)
+    add_message(b, f"{prefix}{index}", index, message)
 
 
 def _transcript(path: Path, problems: Problems) -> Session:
@@ -145,7 +146,7 @@ def _reconcile(b: SessionBuilder, snapshot: Path, data: dict[str, Any], keys: di
             anchor = known
             continue
         before = len(b.events)
-        _one(b, index, message)
+        _one(b, index, message, "s")
         extra.setdefault(anchor, []).extend(b.events[before:])
         del b.events[before:]
     b.path = transcript
