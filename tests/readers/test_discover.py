@@ -257,6 +257,9 @@ def test_candidates_cover_every_agent_and_os(tmp_path: Path) -> None:
         "Library/Application Support/Cursor/User/globalStorage/saoudrizwan.claude-dev/tasks",
         ".emacs.d/sage/projects",
         ".sage/projects",
+        ".hermes/sessions",
+        ".openclaw/agents",
+        ".local/share/kilo",
     ):
         assert expected in paths, expected
 

@@ -1,4 +1,5 @@
-"""``opencode.db`` (OpenCode 1.2+): the storage tree's records as rows, opened read-only.
+"""``opencode.db`` (OpenCode 1.2+): the storage tree's records as rows, opened read-only with its
+``-wal`` applied in memory (``sqlite_wal``: a running OpenCode keeps recent rows only there).
 
 Tables ``session`` (columns), ``message`` and ``part`` (a JSON ``data`` column
 each). The columns of a row are folded into the shape of a storage-tree file, so
@@ -7,15 +8,15 @@ the rest of the reader sees one kind of record.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 from sessite.model import Problems
-from sessite.readers._util import as_str, connect_ro, is_sqlite, iter_rows, obj, wal_note
+from sessite.readers._util import as_str, iter_rows, obj
 from sessite.readers.formats.opencode.detect import TREE
 from sessite.readers.formats.opencode.sources import Info, Record, Source, Where
 from sessite.readers.safejson import loads
+from sessite.readers.sqlite_wal import open_database
 
 # session columns -> the key a storage-tree session file uses
 _RENAMES = {
@@ -30,18 +31,13 @@ _RENAMES = {
 
 
 class DbSource(Source):
-    """The database, read-only and immutable: a running OpenCode is neither touched nor blocked."""
+    """The database and its log, read in memory: a running OpenCode is neither touched nor blocked."""
 
     def __init__(self, path: Path, problems: Problems) -> None:
         self.path = path
         self.problems = problems
-        if not is_sqlite(path):
-            raise sqlite3.DatabaseError("not a SQLite database")
-        self.conn = connect_ro(path)
+        self.conn = open_database(path, problems, "opencode")
         self.columns = {t: self._columns(t) for t in TREE}
-        note = wal_note(path)
-        if note:
-            problems.add(path, None, f"opencode: {note}")
 
     def _columns(self, table: str) -> set[str]:
         return {as_str(row[1]) for row in self.conn.execute(f'PRAGMA table_info("{table}")')}

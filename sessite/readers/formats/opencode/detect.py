@@ -13,6 +13,9 @@ AGENT = "opencode"
 DB_NAME = "opencode.db"
 TREE = ("session", "message", "part")  # the storage tree's folders, and the database's tables
 DB_SUFFIXES = (".db", ".sqlite", ".sqlite3")
+# The stores of OpenCode's forks, read by their own readers (``kilo``): their data folder and database.
+FORK_FOLDERS = frozenset({"kilo"})
+FORK_DB_NAMES = frozenset({"kilo.db"})
 
 
 def is_tree(path: Path) -> bool:

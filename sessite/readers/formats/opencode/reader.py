@@ -13,6 +13,8 @@ from sessite.readers.formats.opencode.database import DbSource
 from sessite.readers.formats.opencode.detect import (
     AGENT,
     DB_NAME,
+    FORK_DB_NAMES,
+    FORK_FOLDERS,
     NAME,
     is_db,
     is_db_name,
@@ -34,7 +36,9 @@ class OpenCodeReader(Reader):
     def detect(self, sniffed: Sniff) -> bool:
         path = sniffed.path
         if path.is_dir():
-            return is_tree(path)
+            return path.parent.name not in FORK_FOLDERS and is_tree(path)
+        if path.name in FORK_DB_NAMES:
+            return False
         if is_db_name(path):
             return is_db(path)
         if path.suffix.lower() == ".json":

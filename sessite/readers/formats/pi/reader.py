@@ -5,6 +5,10 @@ One file is one session. Line 1 is the header ``{"type": "session", "version", "
 (``messages``), model and thinking-level changes, compactions, branch summaries,
 extensions' messages and state, labels and the session's name. Every line is shown,
 merged or counted with a reason; entries on a branch the session left are kept, marked.
+
+OpenClaw keeps its sessions in this format (``~/.openclaw/agents/<agent>/sessions/<id>.jsonl``),
+with a run trace ``<id>.trajectory.jsonl`` beside each: the trace is read with its transcript
+and its records counted as left out (its prompts and replies are the transcript's).
 """
 
 from __future__ import annotations
@@ -14,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from sessite.model import Kind, Problems, Session
+from sessite.readers import ledger
 from sessite.readers._util import named, obj, shorten, text_of
 from sessite.readers.base import Reader, Sniff, parse_time
+from sessite.readers.files import iter_jsonl
 from sessite.readers.formats.pi import messages
 from sessite.readers.formats.pi.index import index_file
 from sessite.readers.formats.pi.state import PiFile
@@ -71,6 +77,11 @@ class PiReader(Reader):
         base = plat.var("PI_CODING_AGENT_DIR")
         return unique([*([base / "sessions"] if base else []), plat.home / ".pi" / "agent" / "sessions"])
 
+    def companions(self, path: Path) -> list[Path]:
+        """OpenClaw's run trace beside a transcript, read (and collected) with it."""
+        trace = _trace_of(path)
+        return [trace] if trace is not None else []
+
     def read_source(self, path: Path, problems: Problems) -> Iterator[Session]:
         index = index_file(path, problems)
         if not index.records:
@@ -81,6 +92,9 @@ class PiReader(Reader):
                 _entry(f, line, record)
             except Exception as exc:  # noqa: BLE001 - one odd entry costs that entry, never the file
                 f.unreadable(line, f"{text_of(record.get('type')) or 'untyped'} entry", record, exc)
+        trace = _trace_of(path)
+        if trace is not None:
+            _account_trace(f, trace, problems)
         header = index.header
         meta = dict(f.facts.meta)
         for key, label in (
@@ -97,6 +111,24 @@ class PiReader(Reader):
             title=index.name or f.facts.prompt,
             meta=meta,
         )
+
+
+_TRACE_SUFFIX = ".trajectory.jsonl"
+_TRACE_LEFT_OUT = "OpenClaw run trace record (its prompts and replies are the transcript's)"
+
+
+def _trace_of(path: Path) -> Path | None:
+    if path.suffix != ".jsonl" or path.name.endswith(_TRACE_SUFFIX):
+        return None
+    trace = path.with_name(path.stem + _TRACE_SUFFIX)
+    return trace if trace.is_file() else None
+
+
+def _account_trace(f: PiFile, trace: Path, problems: Problems) -> None:
+    """Each record of the run trace, counted as left out (the transcript shows the runs)."""
+    for line, _record in iter_jsonl(trace, problems):
+        f.skipped[_TRACE_LEFT_OUT] += 1
+        ledger.not_shown(trace, line, _TRACE_LEFT_OUT)
 
 
 def _entry(f: PiFile, line: int, record: dict[str, Any]) -> None:
