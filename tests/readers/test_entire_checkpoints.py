@@ -6,12 +6,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from helpers import FIXTURES
-
 from sessite.model import Problems, Session
 from sessite.readers import Claim, discover
 
-CHECKPOINT = FIXTURES / "entire"
+CHECKPOINT = Path(__file__).parent / "entire_checkpoint"  # (not under tests/fixtures: no reader of its own)
 
 
 def _found(root: Path) -> tuple[list[Claim], list[Session], list[str]]:
