@@ -316,7 +316,7 @@
     function eventHref(frag, event, r) {
       var anchor = event[0];
       var target = event[3] || frag.u; // event[3]: the part of a split session that holds this event
-      var page = /^sessions\/[^:?#]+\.html$/.test(target) ? target : "index.html"; // never a javascript: or foreign URL
+      var page = /^(?:sessions\/[^:?#]+|p\/[0-9a-f]+)\.html$/.test(target) ? target : "index.html"; // never a javascript: or foreign URL
       return root + page + "?hl=" + encodeURIComponent(r.terms.join(" ")) + (anchor ? "#" + encodeURIComponent(anchor) : "");
     }
 

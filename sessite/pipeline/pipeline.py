@@ -37,12 +37,13 @@ from sessite.pipeline.output_scan import EarlyScan, leak_lines, scan_site, start
 from sessite.pipeline.plan import Plan
 from sessite.pipeline.report import BuildReport, CatalogEntry
 from sessite.pipeline.worker import RenderedSession, SourceResult, SourceTask, SourceWorker, discard, run_sources
+from sessite.publish.vault import url_key
 from sessite.publish.writer import SiteWriter, check_output
 from sessite.readers import Claim, discover
 from sessite.readers.merge import copy_id
 from sessite.render.markup import pygments_css
 from sessite.render.resources import static_dir, templates_dir
-from sessite.site.urls import PYGMENTS_CSS_URL, STATIC_FOLDER
+from sessite.site.urls import PYGMENTS_CSS_URL, STATIC_FOLDER, opaque_urls
 
 __all__ = ["PARALLEL_MIN_BYTES", "ProgressHook", "build", "cached_items", "source_key"]
 
@@ -72,7 +73,8 @@ def build(
     """
     started = time.perf_counter()
     run = _BuildRun.start(config, tuple(outputs), password)
-    with SiteWriter(run.report.output) as writer:
+    # An encrypted site's URLs are opaque (docs/encryption.md): made so wherever they are made.
+    with opaque_urls(url_key(run.vault.key) if run.vault else None), SiteWriter(run.report.output) as writer:
         if run.vault is not None:
             writer.published_as = run.vault.published
         plan = planning.plan_sources(run.claims, run.old, writer, run.digests)
@@ -171,6 +173,8 @@ class _BuildRun:
         theme = build_cache.theme_fingerprint(
             config, [*config.template_dirs, templates_dir()], [*config.static_dirs, static_dir()]
         )
+        if config.encrypt:  # its pages have other addresses, and link to them: a plain build's cannot be kept
+            theme += "|opaque-urls"
         old = None if config.clean else build_cache.load(cache_dir / "build.pickle")
         if old is not None and old.theme != theme:
             old = None
