@@ -199,12 +199,15 @@ def test_over_http_under_a_project_path(served: str, addresses: dict[str, str], 
     page.goto(served + "search.html?q=login")
     first = page.locator(".search-results a").first
     first.wait_for(timeout=20_000)
+    # over http the query runs in the worker: the page decrypts the chunks it needs and sends them
+    assert page.locator("[data-state]").first.get_attribute("data-engine") == "worker"
     first.click()
     page.locator("article.session").wait_for(timeout=30_000)
     assert page.url.startswith(served + "p/")
-    for gone in ("sessions/gone.html", "p/a/b/c/gone.html"):  # the 404 page, itself encrypted, at any depth
+    # the 404 page, itself encrypted, at any depth
+    for gone in ("sessions/gone.html", "p/a/gone.html", "p/a/b/gone.html", "p/a/b/c/gone.html"):
         response = page.goto(served + gone)
         assert response is not None and response.status == 404
-        page.locator("a.back").wait_for()
+        page.locator("body[data-root] a.back").wait_for()  # data-root: static/notfound.js has run
         assert page.locator("a.back").evaluate("a => a.href") == served + "index.html"
     assert csp_errors(seen) == []
