@@ -43,7 +43,7 @@ from sessite.readers import Claim, discover
 from sessite.readers.merge import copy_id
 from sessite.render.markup import pygments_css
 from sessite.render.resources import static_dir, templates_dir
-from sessite.site.urls import PYGMENTS_CSS_URL, STATIC_FOLDER, opaque_urls
+from sessite.site.urls import PYGMENTS_CSS_URL, STATIC_FOLDER, opaque_urls, session_url
 
 __all__ = ["PARALLEL_MIN_BYTES", "ProgressHook", "build", "cached_items", "source_key"]
 
@@ -428,11 +428,19 @@ class _BuildRun:
             return None
         return start_early_scan(writer, self.config, self._scan_only_new())
 
+    def _plain_names(self) -> dict[str, str]:
+        """An encrypted build's hashed session addresses, each with its plain one (for the leak report)."""
+        with opaque_urls(None):
+            plain = {sid: session_url(sid) for sid in self.summaries}
+        return {session_url(sid): f"{url} → {session_url(sid)}" for sid, url in plain.items()}
+
     def scan_output(self, writer: SiteWriter, early: EarlyScan | None = None) -> bool:
         """Scan the staged site for what redaction missed (``output_scan``); False: do not publish.
         Kept files were scanned when published, if the cache says that build's scan passed."""
         leaks = scan_site(writer, self.config, self._scan_only_new(), self.config.jobs or default_jobs(), early)
         if leaks:
+            if self.vault is not None:  # a hashed address says nothing to the user: name the session too
+                leaks = [replace(leak, url=self._plain_names().get(leak.url, leak.url)) for leak in leaks]
             self.report.leaks = leak_lines(leaks)
             return False
         self.new.scanned = self.config.redact

@@ -351,7 +351,11 @@ def test_the_output_scan_reads_the_plain_pages_before_encryption(tmp_path: Path,
     monkeypatch.setattr(worker, "Redactor", BlindToAnthropicKeys)
     report = build_encrypted(archive, tmp_path / "site", tmp_path / "cache", jobs=1)
     assert not report.published and not (tmp_path / "site").exists()
-    assert any("anthropic-key" in line and line.startswith("p/") for line in report.leaks)
+    # the hashed address, and the plain one that tells the user which session to look at
+    assert any(
+        "anthropic-key" in line and re.match(r"sessions/\S+\.html → p/[0-9a-f]{24}\.html: ", line)
+        for line in report.leaks
+    )
     assert not any(KEY in line for line in report.leaks)
 
 
