@@ -342,6 +342,9 @@ def test_no_word_of_the_real_agent_logs_in_their_encrypted_site(tmp_path: Path) 
     report = build_encrypted(REAL_AGENTS, site, tmp_path / "cache")
     assert report.published and report.sessions > 100
     assert leaks(site, (), words) == {}
+    names = [p.relative_to(site).as_posix() for p in site.rglob("*")]
+    assert [u for u in names if not (u.startswith("static") or OPAQUE_NAME.fullmatch(u))] == []
+    assert sum(u.startswith("p/") for u in names) > report.sessions, "sessions, projects, refs: all hashed"
 
 
 def test_the_output_scan_reads_the_plain_pages_before_encryption(tmp_path: Path, monkeypatch) -> None:
