@@ -51,10 +51,6 @@ def opaque_urls(key: bytes | None) -> Iterator[None]:
         _opaque_key = previous
 
 
-def opaque_active() -> bool:
-    return _opaque_key is not None
-
-
 def _site(url: str, suffix: str) -> str:
     """``url`` as published: itself, or (in an encrypted build) its opaque name with ``suffix``."""
     if _opaque_key is None:
