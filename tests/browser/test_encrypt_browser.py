@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +24,7 @@ from sessite.site.urls import opaque_urls, session_url
 PASSWORD = "correct horse battery staple"
 CLAUDE = "claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34"
 AICS_ID = "aics-01927a3e-5b1c-7def-8123-456789abcdef"
+NOTES_ID = "sage--home-dev-notes--history-20261001-090000-7528077e1d"  # one of a project's two sessions
 THINKING = "e-m2-thinking"  # the AICS session's thinking block (a closed <details>)
 
 
@@ -47,7 +49,7 @@ def addresses(encrypted_site: Path) -> dict[str, str]:
     opened = Keyring.from_js((encrypted_site / KEYS_URL).read_bytes()).open(PASSWORD)
     assert opened is not None
     with opaque_urls(url_key(opened[1])):
-        found = {"session": session_url(CLAUDE), "aics": session_url(AICS_ID)}
+        found = {"session": session_url(CLAUDE), "aics": session_url(AICS_ID), "notes": session_url(NOTES_ID)}
     assert all(url.startswith("p/") and (encrypted_site / url).is_file() for url in found.values())
     assert not (encrypted_site / "sessions").exists()
     return found
@@ -109,6 +111,14 @@ def test_from_file_the_password_opens_pages_and_search_for_the_tab(
     page.reload()
     page.locator("article.session").wait_for(timeout=30_000)
     assert "login form" in page.title() and page.locator("form[data-vault-form]").count() == 0
+    # the project's other session: its decrypted session list links to the hashed address
+    page.goto((encrypted_site / addresses["notes"]).as_uri())
+    neighbour = page.locator(".session-nav a").first
+    neighbour.wait_for(timeout=20_000)
+    assert re.fullmatch(r"(\.\./)?p/[0-9a-f]{24}\.html", neighbour.get_attribute("href") or "")
+    neighbour.click()
+    page.locator("article.session").wait_for(timeout=30_000)
+    assert page.url != (encrypted_site / addresses["notes"]).as_uri() and "/p/" in page.url
     # a permalink: the page's own script opens the closed thinking block it points at
     page.goto((encrypted_site / AICS).as_uri() + "#" + THINKING)
     page.locator(f"#{THINKING} details.thinking").wait_for(state="attached")
