@@ -205,7 +205,7 @@
       var at = -1;
       for (var i = 0; i < list.length; i++) if (list[i][0] === me) { at = i; break; }
       if (at === -1 || list.length < 2) return;
-      var safe = function (e) { return e && /^sessions\/[^:?#]+\.html$/.test(e[0] || ""); };
+      var safe = function (e) { return e && /^(?:sessions\/[^:?#]+|p\/[0-9a-f]+)\.html$/.test(e[0] || ""); };
       navs.forEach(function (nav) {
         nav.textContent = "";
         if (at > 0 && safe(list[at - 1])) nav.appendChild(link(list[at - 1], "prev", "← Previous in project"));
@@ -246,7 +246,7 @@
       for (var i = 0; i < anchors.length; i++) {
         if (i + 1 === here || anchors[i].indexOf(id) === -1) continue;
         var url = parts[i];
-        if (!/^sessions\/[^:?#]+\.html$/.test(url || "")) return; // only ever a page of this site
+        if (!/^(?:sessions\/[^:?#]+|p\/[0-9a-f]+)\.html$/.test(url || "")) return; // only ever a page of this site
         location.replace((document.body.dataset.root || "") + url + location.search + "#" + encodeURIComponent(id));
         return;
       }

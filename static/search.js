@@ -83,7 +83,8 @@
     registry.chunkSink = function (id, entries) { core.addChunk(id, entries); };
     Object.keys(registry.pendingChunks).forEach(function (id) { core.addChunk(Number(id), registry.pendingChunks[id]); });
     registry.pendingChunks = Object.create(null);
-    if (/^https?:$/.test(location.protocol) && typeof Worker === "function" && !window.sessiteVault) {
+    this.sent = Object.create(null); // encrypted site: the chunks the worker holds (decrypted here, sent there)
+    if (/^https?:$/.test(location.protocol) && typeof Worker === "function") {
       try {
         this.worker = new Worker(root + "static/search-worker.js");
         this.worker.onmessage = function (ev) {
@@ -131,12 +132,28 @@
     });
   };
 
+  /* On an encrypted site the worker has no key (and sealed files are no scripts it could import):
+     the page decrypts the chunks the query needs (static/vault.js) and sends their arguments. */
+  Engine.prototype.packed = function (chunks) {
+    var vault = window.sessiteVault, sent = this.sent;
+    if (!vault || !vault.data) return Promise.resolve([]);
+    return Promise.all(chunks.filter(function (id) { return !sent[id]; }).map(function (id) {
+      return vault.data(root + "search/t/" + id + ".js").then(function (got) {
+        if (got.call !== "sessiteSearch.chunk") throw new Error("not a search chunk");
+        sent[id] = true;
+        return got.args;
+      });
+    }));
+  };
+
   Engine.prototype.search = function (words, chunks) {
     if (!this.worker) return this.onPage(words, chunks);
     var self = this, id = this.nextId++;
-    return new Promise(function (resolve, reject) {
-      self.pending[id] = { resolve: resolve, reject: reject, words: words, chunks: chunks };
-      self.worker.postMessage({ id: id, words: words, chunks: chunks, fields: self.meta.fields, base: new URL(root || "./", location.href).href });
+    return this.packed(chunks).then(function (given) {
+      return new Promise(function (resolve, reject) {
+        self.pending[id] = { resolve: resolve, reject: reject, words: words, chunks: chunks };
+        self.worker.postMessage({ id: id, words: words, chunks: chunks, given: given, fields: self.meta.fields, base: new URL(root || "./", location.href).href });
+      });
     });
   };
 
@@ -447,7 +464,7 @@
     function eventHref(frag, event, r) {
       var anchor = event[0];
       var target = event[3] || frag.u; // event[3]: the part of a split session that holds this event
-      var page = /^sessions\/[^:?#]+\.html$/.test(target) ? target : "index.html"; // never a javascript: or foreign URL
+      var page = /^(?:sessions\/[^:?#]+|p\/[0-9a-f]+)\.html$/.test(target) ? target : "index.html"; // never a javascript: or foreign URL
       return root + page + "?hl=" + encodeURIComponent(r.terms.join(" ")) + (anchor ? "#" + encodeURIComponent(anchor) : "");
     }
 

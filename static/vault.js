@@ -7,7 +7,8 @@
    and replaces the document with it (document.open/write), so the page's own external
    scripts run under the same CSP, script-src 'self': nothing is evaluated. Pages ask for
    their data scripts (search chunks, parts.js, …) through sessiteVault.script(), which
-   decrypts only the one asked for and hands its arguments (JSON) to the page's function. */
+   decrypts only the one asked for and hands its arguments (JSON) to the page's function
+   (sessiteVault.data() gives them instead: the search worker's chunks). */
 (function () {
   "use strict";
   if (window.sessiteVault) return; // the 404 page asks at every depth: a shallower copy ran
@@ -129,17 +130,26 @@
     try { return decodeURIComponent(rel); } catch (e) { return rel; }
   }
 
-  /* A data script of the site: decrypted, its one call made with its JSON arguments. */
-  function script(src) {
+  /* A data script of the site, decrypted: its one call's name and JSON arguments, not made
+     (the search worker gets them so: sessite/static/search.js). */
+  function data(src) {
     var url = siteUrl(src);
-    if (url === null || !state.key) return addScript(src);
+    if (url === null || !state.key) return Promise.reject(new Error("not an encrypted file: " + src));
     return open(url).then(function (buf) {
       var m = CALL.exec(new TextDecoder().decode(buf));
       if (!m) throw new Error(url + " is not a data script");
-      var args = JSON.parse("[" + m[2] + "]"), path = m[1].split(".");
+      return { call: m[1], args: JSON.parse("[" + m[2] + "]") };
+    });
+  }
+
+  /* A data script of the site: decrypted, its one call made with its JSON arguments. */
+  function script(src) {
+    if (siteUrl(src) === null || !state.key) return addScript(src);
+    return data(src).then(function (got) {
+      var args = got.args, path = got.call.split(".");
       var self = window, fn = window[path[0]];
       if (path.length === 2) { self = fn; fn = fn && fn[path[1]]; }
-      if (typeof fn !== "function") throw new Error(m[1] + " is not on this page");
+      if (typeof fn !== "function") throw new Error(got.call + " is not on this page");
       fn.apply(self, args);
     });
   }
@@ -242,6 +252,7 @@
       if (done) { delete state.waiting[name]; done(data); }
     },
     script: script,
+    data: data,
     forget: forget
   };
 

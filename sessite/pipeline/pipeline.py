@@ -38,12 +38,13 @@ from sessite.pipeline.plan import Plan
 from sessite.pipeline.report import BuildReport, CatalogEntry
 from sessite.pipeline.worker import RenderedSession, SourceResult, SourceTask, SourceWorker, discard, run_sources
 from sessite.publish.minify import minified
+from sessite.publish.vault import url_key
 from sessite.publish.writer import SiteWriter, check_output
 from sessite.readers import Claim, discover
 from sessite.readers.merge import copy_id
 from sessite.render.markup import pygments_css
 from sessite.render.resources import static_dir, templates_dir
-from sessite.site.urls import PYGMENTS_CSS_URL, STATIC_FOLDER
+from sessite.site.urls import PYGMENTS_CSS_URL, STATIC_FOLDER, opaque_urls, session_url
 
 __all__ = ["PARALLEL_MIN_BYTES", "ProgressHook", "build", "cached_items", "source_key"]
 
@@ -73,7 +74,8 @@ def build(
     """
     started = time.perf_counter()
     run = _BuildRun.start(config, tuple(outputs), password)
-    with SiteWriter(run.report.output) as writer:
+    # An encrypted site's URLs are opaque (docs/encryption.md): made so wherever they are made.
+    with opaque_urls(url_key(run.vault.key) if run.vault else None), SiteWriter(run.report.output) as writer:
         if run.vault is not None:
             writer.published_as = run.vault.published
         plan = planning.plan_sources(run.claims, run.old, writer, run.digests)
@@ -172,6 +174,8 @@ class _BuildRun:
         theme = build_cache.theme_fingerprint(
             config, [*config.template_dirs, templates_dir()], [*config.static_dirs, static_dir()]
         )
+        if config.encrypt:  # its pages have other addresses, and link to them: a plain build's cannot be kept
+            theme += "|opaque-urls"
         old = None if config.clean else build_cache.load(cache_dir / "build.pickle")
         if old is not None and old.theme != theme:
             old = None
@@ -425,11 +429,19 @@ class _BuildRun:
             return None
         return start_early_scan(writer, self.config, self._scan_only_new())
 
+    def _plain_names(self) -> dict[str, str]:
+        """An encrypted build's hashed session addresses, each with its plain one (for the leak report)."""
+        with opaque_urls(None):
+            plain = {sid: session_url(sid) for sid in self.summaries}
+        return {session_url(sid): f"{url} → {session_url(sid)}" for sid, url in plain.items()}
+
     def scan_output(self, writer: SiteWriter, early: EarlyScan | None = None) -> bool:
         """Scan the staged site for what redaction missed (``output_scan``); False: do not publish.
         Kept files were scanned when published, if the cache says that build's scan passed."""
         leaks = scan_site(writer, self.config, self._scan_only_new(), self.config.jobs or default_jobs(), early)
         if leaks:
+            if self.vault is not None:  # a hashed address says nothing to the user: name the session too
+                leaks = [replace(leak, url=self._plain_names().get(leak.url, leak.url)) for leak in leaks]
             self.report.leaks = leak_lines(leaks)
             return False
         self.new.scanned = self.config.redact

@@ -150,6 +150,12 @@ def blob_name(key: SiteKey, url: str) -> str:
     return hmac.new(key.names, url.encode("utf-8"), hashlib.sha256).hexdigest()[:32]
 
 
+def url_key(key: SiteKey) -> bytes:
+    """The key of the site's opaque URLs (``site.urls.opaque_urls``): kept with the site key, so an
+    incremental build gives every page the address it had; never the names key itself."""
+    return hmac.new(key.names, b"sessite opaque urls v1", hashlib.sha256).digest()
+
+
 def blob_url(key: SiteKey, url: str) -> str:
     name = blob_name(key, url)
     return f"{BLOB_FOLDER}/{name[:2]}/{name}.js"

@@ -11,16 +11,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sessite.analyze.session import SessionSummary
+from sessite.interchange.formats import SUFFIXES
 from sessite.render.timeline import Timeline
 from sessite.site.urls import (
     INDEX_URL,
     NOT_FOUND_URL,
+    export_urls,
     index_url,
     nav_script_url,
     parts_script_url,
     project_url,
     relative_root,
     session_url,
+    single_file_url,
 )
 from sessite.site.view import SessionView
 
@@ -50,7 +53,14 @@ def session_pages(view: SessionView) -> list[Page]:
     header to the project's page, its sessions and the script of its session order
     (``sessite/outputs/neighbours.py``) — URLs only, so the page still reads this session alone."""
     deps = (view.session.id,)
-    base = {"view": view, "s": view.summary, "part": None, "parts_js": "", "project": project_links(view.summary)}
+    base = {
+        "view": view,
+        "s": view.summary,
+        "part": None,
+        "parts_js": "",
+        "project": project_links(view.summary),
+        "files": download_urls(view.session.id),
+    }
     if not view.parts:
         return [Page(session_url(view.session.id), "session.html", dict(base, tl=Timeline(view)), deps)]
     script = parts_script_url(view.session.id)
@@ -58,6 +68,12 @@ def session_pages(view: SessionView) -> list[Page]:
         Page(part.url, "session.html", dict(base, part=part, parts_js=script, tl=Timeline(view, part)), deps)
         for part in view.parts
     ]
+
+
+def download_urls(session_id: str) -> dict[str, str]:
+    """Where each download of a session lives (the exports, ``html`` the one-file page): the session
+    page links there, whichever of them the config asks for (``templates/session.html``)."""
+    return {**dict(export_urls(session_id, SUFFIXES)), "html": single_file_url(session_id)}
 
 
 def project_links(summary: SessionSummary) -> dict[str, str] | None:

@@ -7,8 +7,10 @@ these, so a site works from any folder and from ``file://``.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from urllib.parse import quote, urlencode
 
 from sessite.analyze.filenames import reserved_on_windows
@@ -31,6 +33,34 @@ STATIC_FOLDER = "static"  # the package's and the user's static files, copied by
 PYGMENTS_CSS_URL = f"{STATIC_FOLDER}/pygments.css"  # written by the build from the highlighting themes
 
 
+OPAQUE_FOLDER = "p"  # an encrypted site's pages and files, by keyed hash of their plain URL
+_opaque_key: bytes | None = (
+    None  # set for an encrypted build (``opaque_urls``); a module global, so forked workers see it
+)
+
+
+@contextmanager
+def opaque_urls(key: bytes | None) -> Iterator[None]:
+    """Within this block every URL made from data (a session id, a project, a ref) is opaque:
+    ``p/<HMAC(key, plain URL)[:24]><suffix>``, one folder deep whatever the page, so an encrypted
+    site's file names carry no ids, titles, project or ref names and do not say which kind of page
+    they are. Links are made opaque where they are made; nothing is rewritten afterwards."""
+    global _opaque_key
+    previous, _opaque_key = _opaque_key, key
+    try:
+        yield
+    finally:
+        _opaque_key = previous
+
+
+def _site(url: str, suffix: str) -> str:
+    """``url`` as published: itself, or (in an encrypted build) its opaque name with ``suffix``."""
+    if _opaque_key is None:
+        return url
+    name = hmac.new(_opaque_key, url.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()[:24]
+    return f"{OPAQUE_FOLDER}/{name}{suffix}"
+
+
 def relative_root(url: str) -> str:
     """The relative path from a page back to the site root ("" or "../" per folder)."""
     return "../" * url.count("/")
@@ -40,22 +70,26 @@ def relative_root(url: str) -> str:
 
 
 def session_url(session_id: str) -> str:
-    return f"sessions/{session_id}.html"
+    return _site(f"sessions/{session_id}.html", ".html")
 
 
 def part_url(session_id: str, number: int) -> str:
     """Part 1 of a split session is the session's own page; later parts live in a folder named after the id."""
-    return session_url(session_id) if number == 1 else f"sessions/{session_id}/p{number}.html"
+    return session_url(session_id) if number == 1 else _site(f"sessions/{session_id}/p{number}.html", ".html")
 
 
 def parts_script_url(session_id: str) -> str:
     """The anchor → part map of a split session (loaded by ``static/app.js`` when a hash is not on the page)."""
-    return f"sessions/{session_id}/parts.js"
+    return _site(f"sessions/{session_id}/parts.js", ".js")
 
 
 def export_urls(session_id: str, formats: Iterable[str]) -> list[tuple[str, str]]:
     """(format, url) of each export of a session, beside its page (gzip-compressed: ``<id>.hail.jsonl.gz``)."""
-    return [(fmt, f"sessions/{session_id}{SUFFIXES[fmt]}{GZIP_SUFFIX}") for fmt in formats if fmt in SUFFIXES]
+    return [
+        (fmt, _site(f"sessions/{session_id}{SUFFIXES[fmt]}{GZIP_SUFFIX}", f"{SUFFIXES[fmt]}{GZIP_SUFFIX}"))
+        for fmt in formats
+        if fmt in SUFFIXES
+    ]
 
 
 def markdown_twin_url(session_id: str) -> str:
@@ -68,10 +102,11 @@ def single_file_url(session_id: str) -> str:
     """The session as one self-contained HTML file (``--exports html``), in the folder named after the id:
     never a page's or an export's name, and never a part's (``p<n>.html``: an id always holds its
     format's prefix and a dash)."""
-    return f"sessions/{session_id}/{session_id}.html"
+    return _site(f"sessions/{session_id}/{session_id}.html", SINGLE_FILE_SUFFIX)
 
 
-_SINGLE_FILE = re.compile(r"sessions/([^/]+)/\1\.html")
+SINGLE_FILE_SUFFIX = ".single.html"  # an opaque one-file export's: never a page's (``p/<hex>.html``)
+_SINGLE_FILE = re.compile(r"sessions/([^/]+)/\1\.html|" + OPAQUE_FOLDER + r"/[0-9a-f]+" + re.escape(SINGLE_FILE_SUFFIX))
 
 
 def is_single_file_url(url: str) -> bool:
@@ -97,6 +132,11 @@ _BUILT_IN_INSIGHTS = frozenset({PROJECTS_URL.removeprefix("insights/").removesuf
 
 
 def project_url(project: str) -> str:
+    """A project's insights page (``_project_url``), opaque in an encrypted build."""
+    return _site(_project_url(project), ".html")
+
+
+def _project_url(project: str) -> str:
     """A project's insights page; a hash suffix whenever the name had to change to be a file name,
     or holds a capital (``App`` and ``app`` are one file on macOS and Windows), is reserved on
     Windows (``nul``) or is one of the folder's own pages (``projects``)."""
@@ -108,7 +148,7 @@ def project_url(project: str) -> str:
 
 def nav_script_url(project: str) -> str:
     """The script beside a project's page that lists its sessions in order (``sessite/outputs/neighbours.py``)."""
-    return project_url(project).removesuffix(".html") + ".sessions.js"
+    return _site(_project_url(project).removesuffix(".html") + ".sessions.js", ".js")
 
 
 # ---------------------------------------------------------------- git refs
@@ -116,9 +156,9 @@ def nav_script_url(project: str) -> str:
 
 def repo_refs_url(repo: Repo) -> str:
     """A repository's refs page (an unknown repository's too: its refs are listed there)."""
-    return f"refs/{repo.slug}/index.html"
+    return _site(f"refs/{repo.slug}/index.html", ".html")
 
 
 def ref_url(key: RefKey) -> str:
     """A ref's page: ``refs/<repository>/<kind>/<name>.html``."""
-    return f"refs/{key.repo.slug}/{key.kind}/{key.slug}.html"
+    return _site(f"refs/{key.repo.slug}/{key.kind}/{key.slug}.html", ".html")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,10 +18,13 @@ from helpers import EXAMPLE
 
 from sessite.config import SiteConfig
 from sessite.pipeline import build
+from sessite.publish.vault import KEYS_URL, Keyring, url_key
+from sessite.site.urls import opaque_urls, session_url
 
 PASSWORD = "correct horse battery staple"
-SESSION = "sessions/claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34.html"
-AICS = "sessions/aics-01927a3e-5b1c-7def-8123-456789abcdef.html"
+CLAUDE = "claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34"
+AICS_ID = "aics-01927a3e-5b1c-7def-8123-456789abcdef"
+NOTES_ID = "sage--home-dev-notes--history-20261001-090000-7528077e1d"  # one of a project's two sessions
 THINKING = "e-m2-thinking"  # the AICS session's thinking block (a closed <details>)
 
 
@@ -37,6 +41,18 @@ def encrypted_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert build(config, password=PASSWORD).published
     return out
+
+
+@pytest.fixture(scope="module")
+def addresses(encrypted_site: Path) -> dict[str, str]:
+    """The hashed addresses of two session pages (an encrypted site has no ``sessions/<id>.html``)."""
+    opened = Keyring.from_js((encrypted_site / KEYS_URL).read_bytes()).open(PASSWORD)
+    assert opened is not None
+    with opaque_urls(url_key(opened[1])):
+        found = {"session": session_url(CLAUDE), "aics": session_url(AICS_ID), "notes": session_url(NOTES_ID)}
+    assert all(url.startswith("p/") and (encrypted_site / url).is_file() for url in found.values())
+    assert not (encrypted_site / "sessions").exists()
+    return found
 
 
 def watch(page: Any) -> list[str]:
@@ -57,9 +73,11 @@ def csp_errors(seen: list[str]) -> list[str]:
     return [m for m in seen if "Content Security Policy" in m]
 
 
-def test_a_wrong_password_shows_one_message_and_nothing_else(encrypted_site: Path, page: Any) -> None:
+def test_a_wrong_password_shows_one_message_and_nothing_else(
+    encrypted_site: Path, addresses: dict[str, str], page: Any
+) -> None:
     seen = watch(page)
-    page.goto((encrypted_site / SESSION).as_uri())
+    page.goto((encrypted_site / addresses["session"]).as_uri())
     unlock(page, "not the password")
     message = page.locator("[data-vault-message]", has_text="Wrong password")
     message.wait_for(timeout=30_000)
@@ -70,8 +88,11 @@ def test_a_wrong_password_shows_one_message_and_nothing_else(encrypted_site: Pat
     assert csp_errors(seen) == []
 
 
-def test_from_file_the_password_opens_pages_and_search_for_the_tab(encrypted_site: Path, page: Any) -> None:
+def test_from_file_the_password_opens_pages_and_search_for_the_tab(
+    encrypted_site: Path, addresses: dict[str, str], page: Any
+) -> None:
     seen = watch(page)
+    SESSION, AICS = addresses["session"], addresses["aics"]
     page.goto((encrypted_site / "index.html").as_uri())
     unlock(page, PASSWORD)
     page.locator("table.sessions tbody tr").first.wait_for(timeout=30_000)
@@ -85,6 +106,19 @@ def test_from_file_the_password_opens_pages_and_search_for_the_tab(encrypted_sit
     page.locator("article.session").wait_for()
     assert "login form" in page.title()
     assert page.locator(".vault-forget").is_visible()
+    assert page.url == (encrypted_site / SESSION).as_uri()
+    # a reload: the key is remembered for the tab, no password asked
+    page.reload()
+    page.locator("article.session").wait_for(timeout=30_000)
+    assert "login form" in page.title() and page.locator("form[data-vault-form]").count() == 0
+    # the project's other session: its decrypted session list links to the hashed address
+    page.goto((encrypted_site / addresses["notes"]).as_uri())
+    neighbour = page.locator(".session-nav a").first
+    neighbour.wait_for(timeout=20_000)
+    assert re.fullmatch(r"(\.\./)?p/[0-9a-f]{24}\.html", neighbour.get_attribute("href") or "")
+    neighbour.click()
+    page.locator("article.session").wait_for(timeout=30_000)
+    assert page.url != (encrypted_site / addresses["notes"]).as_uri() and "/p/" in page.url
     # a permalink: the page's own script opens the closed thinking block it points at
     page.goto((encrypted_site / AICS).as_uri() + "#" + THINKING)
     page.locator(f"#{THINKING} details.thinking").wait_for(state="attached")
@@ -98,7 +132,12 @@ def test_from_file_the_password_opens_pages_and_search_for_the_tab(encrypted_sit
     page.goto((encrypted_site / "search.html").as_uri() + "?q=csrf")
     result = page.locator("ol.search-results li a, .search-results a").first
     result.wait_for(timeout=20_000)
-    assert "sessions/" in (result.get_attribute("href") or "")
+    href = result.get_attribute("href") or ""
+    assert href.startswith("p/") and "sessions/" not in href, "results link to the hashed addresses"
+    result.click()
+    page.locator("article.session").wait_for(timeout=30_000)
+    page.go_back()
+    result.wait_for(timeout=20_000)
     status = page.locator("[data-state]").first
     assert status.get_attribute("data-engine") == "page"
 
@@ -157,17 +196,28 @@ def served(encrypted_site: Path) -> Iterator[str]:
     server.server_close()
 
 
-def test_over_http_under_a_project_path(served: str, page: Any) -> None:
+def test_over_http_under_a_project_path(served: str, addresses: dict[str, str], page: Any) -> None:
     seen = watch(page)
+    SESSION = addresses["session"]
     page.goto(served + "refs/")  # a folder's address: its index.html
     unlock(page, PASSWORD)
     page.locator("h1").filter(has_text="Git refs").first.wait_for(timeout=30_000)
     page.goto(served + SESSION)
     page.locator("article.session").wait_for()
+    page.reload()  # the key kept for the tab
+    page.locator("article.session").wait_for(timeout=30_000)
     page.goto(served + "search.html?q=login")
-    page.locator(".search-results a").first.wait_for(timeout=20_000)
-    response = page.goto(served + "sessions/gone.html")  # the 404 page, itself encrypted, at any depth
-    assert response is not None and response.status == 404
-    page.locator("a.back").wait_for()
-    assert page.locator("a.back").evaluate("a => a.href") == served + "index.html"
+    first = page.locator(".search-results a").first
+    first.wait_for(timeout=20_000)
+    # over http the query runs in the worker: the page decrypts the chunks it needs and sends them
+    assert page.locator("[data-state]").first.get_attribute("data-engine") == "worker"
+    first.click()
+    page.locator("article.session").wait_for(timeout=30_000)
+    assert page.url.startswith(served + "p/")
+    # the 404 page, itself encrypted, at any depth
+    for gone in ("sessions/gone.html", "p/a/gone.html", "p/a/b/gone.html", "p/a/b/c/gone.html"):
+        response = page.goto(served + gone)
+        assert response is not None and response.status == 404
+        page.locator("body[data-root] a.back").wait_for()  # data-root: static/notfound.js has run
+        assert page.locator("a.back").evaluate("a => a.href") == served + "index.html"
     assert csp_errors(seen) == []

@@ -512,8 +512,9 @@ def test_session_pages_link_their_downloads(exported_site):
     for page in (site / "sessions").glob("*.html"):
         anchors = BeautifulSoup(page.read_text(), "html.parser").select(".downloads a")
         stem = page.name[: -len(".html")]
-        assert {a["href"] for a in anchors} == {f"{stem}{s}" for s in SITE_SUFFIXES}
-        assert all(a["download"] == a["href"] and "gzip" in a["title"] for a in anchors)  # saved as <id>.hail.jsonl.gz
+        assert {a["href"] for a in anchors} == {f"../sessions/{stem}{s}" for s in SITE_SUFFIXES}  # from the root
+        assert all(a["href"].endswith("/" + a["download"]) and "gzip" in a["title"] for a in anchors)
+        assert all((page.parent / a["href"]).is_file() for a in anchors)  # saved as <id>.hail.jsonl.gz
         assert [a.get_text() for a in anchors] == ["AICS", "HAIL", "Markdown"]
 
 
@@ -529,7 +530,7 @@ def test_the_download_links_in_the_template(tmp_path):
     page = session_page(build_view(session))
     html = Renderer({"title": "t", "base_url": "", "forge_url": (), "exports": ("aics", "markdown")}).render(page)
     links = [a["href"] for a in BeautifulSoup(html, "html.parser").select(".downloads a")]
-    assert links == [f"{session.id}.aics.json.gz", f"{session.id}.md.gz"]
+    assert links == [f"../sessions/{session.id}.aics.json.gz", f"../sessions/{session.id}.md.gz"]
     assert "(gzip)" in BeautifulSoup(html, "html.parser").select_one(".downloads").get_text()
     assert not BeautifulSoup(
         Renderer({"title": "t", "base_url": "", "forge_url": ()}).render(page), "html.parser"

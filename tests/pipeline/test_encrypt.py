@@ -30,11 +30,13 @@ from sessite.publish.vault import (
     padme,
     seal,
     unseal,
+    url_key,
 )
 from sessite.publish.writer import _MARKER_TEXT as MARKER_TEXT
 from sessite.readers import discover
 from sessite.render.markup import pygments_css
 from sessite.render.resources import static_dir, templates_dir
+from sessite.site.urls import export_urls, opaque_urls, session_url
 
 PASSWORD = "correct horse battery staple"
 MARKERS = ("QZXPLANTEDTITLEMARK", "QZXPLANTEDTEXTMARK", "QZXPLANTEDTOOLMARK")
@@ -65,6 +67,16 @@ def build_encrypted(archive: Path, site: Path, cache: Path, password: str = PASS
         **options,
     )
     return build(config, password=password)
+
+
+def opaque(key: SiteKey, plain_url: str) -> str:
+    """A session page's or export's address in the encrypted site of ``key``."""
+    match = re.fullmatch(r"sessions/([^/]+?)(\.html|\.md\.gz)", plain_url)
+    assert match, plain_url
+    with opaque_urls(url_key(key)):
+        if match.group(2) == ".html":
+            return session_url(match.group(1))
+        return dict(export_urls(match.group(1), ["markdown"]))["markdown"]
 
 
 def session_words(archive: Path) -> set[str]:
@@ -124,6 +136,38 @@ def leaks(site: Path, markers: tuple[str, ...], words: set[str]) -> dict[str, se
     return found
 
 
+# Every name an encrypted site may publish outside static/: fixed ones, and hashes.
+OPAQUE_NAME = re.compile(
+    r"index\.html|404\.html|keys\.js|\.nojekyll|\.sessite-site|insights\.html|search\.html"
+    r"|insights(/projects\.html)?|refs(/index\.html)?|x(/[0-9a-f]{2}(/[0-9a-f]{32}\.js)?)?|p(/[0-9a-f]{24}\.html)?"
+)
+FIXED_WORDS = {"index", "html", "insights", "projects", "search", "refs", "keys", "sessite", "site", "nojekyll"}
+
+
+def data_names(plain: Path, archive: Path) -> dict[str, set[str]]:
+    """What a plain site's file names say (session ids, project slugs, repositories and refs), and
+    the words of four letters or more of the sessions' titles, lower case."""
+    urls = [p.relative_to(plain).as_posix() for p in plain.rglob("*.html")]
+    ids = {u.split("/")[1].removesuffix(".html") for u in urls if u.startswith("sessions/") and u.count("/") == 1}
+    projects = {u.split("/")[1].removesuffix(".html") for u in urls if re.fullmatch(r"insights/[^/]+\.html", u)}
+    refs = set()
+    for u in urls:
+        if u.startswith("refs/") and u != "refs/index.html":
+            refs.update(part.removesuffix(".html") for part in u.split("/")[1::2])  # repository, ref name
+    titles: set[str] = set()
+    problems = Problems()
+    for claim in discover([archive], problems).claims:
+        for session in claim.read(problems):
+            titles.update(w.lower() for w in re.findall(r"[^\W\d_]{4,}", session.title or ""))
+    names = {"id": ids, "project": projects - {"projects"}, "ref": refs - {"index"}, "title": titles}
+    # (an issue number, a short hex ref: a hash may hold it by chance; the pattern checks those names)
+    short_hex = re.compile(r"[0-9a-f]{1,11}")
+    return {
+        kind: {v.lower() for v in values if not short_hex.fullmatch(v.lower())} - FIXED_WORDS
+        for kind, values in names.items()
+    }
+
+
 def test_padme_keeps_lengths_in_few_buckets() -> None:
     assert padme(1) == MIN_BUCKET
     sizes = range(MIN_BUCKET, 1 << 20, 97)
@@ -178,6 +222,17 @@ def test_no_session_text_in_any_file_of_an_encrypted_site(tmp_path: Path) -> Non
     assert leaks(site, MARKERS, words) == {}
     names = "\n".join(p.relative_to(site).as_posix() for p in site.rglob("*")).lower()
     assert not any(m.lower() in names for m in MARKERS)
+    # No file name tells a session id, a project, a title word or a ref name: each is hashed.
+    named = data_names(plain, archive)
+    assert len(named["id"]) == 13 and named["project"] and named["ref"] and len(named["title"]) > 20
+    for path in site.rglob("*"):
+        url = path.relative_to(site).as_posix()
+        if url == "static" or url.startswith("static/"):
+            continue
+        assert OPAQUE_NAME.fullmatch(url), f"{url}: not a hashed name nor one of the site's fixed ones"
+        for kind, values in named.items():
+            for part in url.lower().split("/"):
+                assert not any(v in part for v in values), f"{url} holds a {kind}"
     # What stays plain: the unlock pages, the static files, the keyring, the sealed pages.
     kinds = {p.relative_to(site).parts[0] for p in site.rglob("*") if p.is_file() and p.suffix != ".html"}
     assert kinds <= {"static", "x", KEYS_URL, ".nojekyll", ".sessite-site"}
@@ -237,9 +292,9 @@ def test_an_incremental_build_seals_only_what_changed(tmp_path: Path) -> None:
     opened = ring.open(PASSWORD)
     assert opened is not None
     key = opened[1]
-    claude_page = blob_url(key, "sessions/claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34.html")
+    claude_page = blob_url(key, opaque(key, "sessions/claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34.html"))
     assert claude_page in first and claude_page not in changed, "an unchanged session's sealed page is untouched"
-    download = blob_url(key, "sessions/claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34.md.gz")
+    download = blob_url(key, opaque(key, "sessions/claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34.md.gz"))
     assert download in first and download not in changed, "and so are its sealed downloads"
     assert set(now) >= set(first) - {u for u in first if u.startswith("x/")} | {claude_page, download}
     assert all(not url.endswith(".html") for url in changed), "unlock pages stay as they are"
@@ -287,6 +342,9 @@ def test_no_word_of_the_real_agent_logs_in_their_encrypted_site(tmp_path: Path) 
     report = build_encrypted(REAL_AGENTS, site, tmp_path / "cache")
     assert report.published and report.sessions > 100
     assert leaks(site, (), words) == {}
+    names = [p.relative_to(site).as_posix() for p in site.rglob("*")]
+    assert [u for u in names if not (u.startswith("static") or OPAQUE_NAME.fullmatch(u))] == []
+    assert sum(u.startswith("p/") for u in names) > report.sessions, "sessions, projects, refs: all hashed"
 
 
 def test_the_output_scan_reads_the_plain_pages_before_encryption(tmp_path: Path, monkeypatch) -> None:
@@ -296,7 +354,11 @@ def test_the_output_scan_reads_the_plain_pages_before_encryption(tmp_path: Path,
     monkeypatch.setattr(worker, "Redactor", BlindToAnthropicKeys)
     report = build_encrypted(archive, tmp_path / "site", tmp_path / "cache", jobs=1)
     assert not report.published and not (tmp_path / "site").exists()
-    assert any("anthropic-key" in line and line.startswith("sessions/") for line in report.leaks)
+    # the hashed address, and the plain one that tells the user which session to look at
+    assert any(
+        "anthropic-key" in line and re.match(r"sessions/\S+\.html → p/[0-9a-f]{24}\.html: ", line)
+        for line in report.leaks
+    )
     assert not any(KEY in line for line in report.leaks)
 
 
@@ -334,8 +396,8 @@ def test_a_lost_sealed_page_or_unlock_page_is_made_again(tmp_path: Path) -> None
     opened = Keyring.from_js((site / KEYS_URL).read_bytes()).open(PASSWORD)
     assert opened is not None
     key = opened[1]
-    claude = "sessions/claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34.html"
-    codex = "sessions/codex-019e2b7c-4a10-7c3e-9d21-5f8a0b6c1e42.html"
+    claude = opaque(key, "sessions/claude_code-7b3e9a52-4c1d-4f8e-9a2b-1d6c5e8f0a34.html")
+    codex = opaque(key, "sessions/codex-019e2b7c-4a10-7c3e-9d21-5f8a0b6c1e42.html")
     (site / blob_url(key, claude)).unlink()
     (site / codex).unlink()
     report = build_encrypted(EXAMPLE, site, cache)
