@@ -18,6 +18,7 @@ so a typo never silently turns redaction off.
     exports = ["aics", "hail", "markdown"]   # or "none"; "html" adds each session as one file
     templates = "theme/templates"      # folders searched before the built-in templates (--templates)
     static = "theme/static"            # folders copied over the built-in static files (--static)
+    repos = [".."]                     # git repositories whose commits link to sessions (--repo)
 
     [[redact_patterns]]
     kind = "internal-token"
@@ -73,6 +74,7 @@ class SiteConfig:
         None  # model-name prefix -> {input, output, cache_read, cache_write} in USD per million tokens, for
         # estimated costs; None: the built-in estimate (insights.DEFAULT_PRICES); {}: no costs
     )
+    repos: tuple[Path, ...] = ()  # git repositories (work trees or bare) whose commits are linked to sessions (--repo)
     extra: dict = field(default_factory=dict)
 
 
@@ -95,6 +97,7 @@ KEYS = {
     "exports": 'a list of formats (aics, hail, markdown, html) or "none"',
     "templates": "a folder or a list of folders (relative to the settings file)",
     "static": "a folder or a list of folders (relative to the settings file)",
+    "repos": "a git repository or a list of them (relative to the settings file)",
 }
 
 
@@ -182,7 +185,7 @@ def _redact_patterns(entries: Any, source: str) -> tuple[tuple[str, str], ...]:
 def _folders(data: dict[str, Any], source: str, base: Path | None) -> dict[str, Any]:
     """``templates`` and ``static``: folders, relative to the settings file, that exist."""
     out: dict[str, Any] = {}
-    for key, field_name in (("templates", "template_dirs"), ("static", "static_dirs")):
+    for key, field_name in (("templates", "template_dirs"), ("static", "static_dirs"), ("repos", "repos")):
         if key not in data:
             continue
         value = [data[key]] if isinstance(data[key], str) else data[key]

@@ -60,6 +60,13 @@ from sessite.publish.writer import OutputError
     help="Where incremental-build state lives (default: your cache folder; never inside the archive or the site).",
 )
 @click.option("-j", "--jobs", type=click.IntRange(0, 64), default=0, help="Worker processes (0: one per core).")
+@click.option(
+    "--repo",
+    "repos",
+    multiple=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="A git repository (work tree or bare) whose commits are linked to the sessions that made them (repeatable).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Print only problems and the summary line.")
 def build_command(
     archive: Path | None,
@@ -76,6 +83,7 @@ def build_command(
     clean: bool,
     cache_dir: Path | None,
     jobs: int,
+    repos: tuple[Path, ...],
     quiet: bool,
     prices: dict | None = None,
     config_file: Path | None = None,
@@ -101,6 +109,7 @@ def build_command(
         clean=clean,
         cache_dir=cache_dir,
         jobs=jobs,
+        repos=tuple(repos),
     )
     config = with_config_file(config, archive, config_file, exports)
     try:

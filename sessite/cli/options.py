@@ -181,6 +181,7 @@ def with_config_file(
         "exports": "exports",
         "template_dirs": "template_dirs",
         "static_dirs": "static_dirs",
+        "repos": "repos",
     }
     try:
         path = config_file or find_config_file(archive)

@@ -15,7 +15,9 @@ from typing import Any
 from sessite.analyze.insights import SessionFigures
 from sessite.analyze.session import SessionSummary
 from sessite.config import SiteConfig
+from sessite.gitlinks.evidence import SessionEvidence
 from sessite.outputs.aggregate import Aggregate
+from sessite.outputs.commit_pages import CommitPages
 from sessite.outputs.downloads import session_exports, session_single_file
 from sessite.outputs.feed import FeedAndSitemap
 from sessite.outputs.home import SessionIndex
@@ -34,6 +36,7 @@ DEFAULT_AGGREGATES: tuple[AggregateFactory, ...] = (
     # index.html (with its summary), insights.html, insights/<project>.html, insights/projects.html, 404.html
     SessionIndex,
     SearchIndex,  # search/: lunr index chunks, snippets and search.html
+    CommitPages,  # commits/ (with --repo): a page per linked commit, each repository's commits; before refs/
     GitRefsIndex,  # refs/: one page per repository and per branch, commit, issue, tag
     FeedAndSitemap,  # sitemap.xml, feed.xml (only with a base URL)
     ProjectNeighbours,  # insights/<project>.sessions.js: previous/next session on a session page
@@ -62,4 +65,5 @@ def _items_match(config: SiteConfig) -> None:
     refs: Aggregate[RefsItem | None] = GitRefsIndex(config)
     feed: Aggregate[SessionSummary] = FeedAndSitemap(config)
     neighbours: Aggregate[NeighbourItem | None] = ProjectNeighbours(config)
-    del index, search, refs, feed, neighbours
+    commits: Aggregate[SessionEvidence | None] = CommitPages(config)
+    del index, search, refs, feed, neighbours, commits

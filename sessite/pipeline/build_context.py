@@ -26,6 +26,7 @@ def site_globals(config: SiteConfig) -> dict[str, Any]:
         "forge_url": config.forge_url,
         "prices": config.prices,
         "exports": config.exports,
+        "commits": bool(config.repos),  # session pages list their commits (sessite/outputs/commit_pages.py)
     }
 
 

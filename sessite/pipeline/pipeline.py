@@ -24,6 +24,7 @@ from sessite.analyze.filenames import reserved_on_windows
 from sessite.analyze.redact import Redactor
 from sessite.analyze.session import SessionSummary
 from sessite.config import SiteConfig
+from sessite.gitlinks.repository import repo_state
 from sessite.model import Problems
 from sessite.outputs.aggregate import Aggregate
 from sessite.outputs.registry import DEFAULT_AGGREGATES, AggregateFactory, aggregate_names
@@ -134,6 +135,7 @@ class _BuildRun:
     # source key -> (stamp, content hash) of a source to be read, taken before it is read
     digests: dict[str, tuple[Stamp, str]] = field(default_factory=dict)
     skipped: str = ""  # the folders discovery did not enter and why (DiscoveryResult.skipped)
+    repos_state: str = ""  # the --repo repositories' ref tips: a new commit rewrites the aggregates
 
     def __post_init__(self) -> None:
         self.new = BuildCache(key=build_cache.cache_key(), theme=self.theme)
@@ -174,6 +176,7 @@ class _BuildRun:
             context,
             factories,
             skipped=found.skipped,
+            repos_state="".join(repo_state(path) for path in config.repos),
         )
 
     # ---- which aggregates
@@ -187,7 +190,9 @@ class _BuildRun:
             not unchanged
             or old is None
             or any(
-                not planning.aggregate_current(old, name, planning.aggregate_fingerprint(self.theme, plan), writer)
+                not planning.aggregate_current(
+                    old, name, planning.aggregate_fingerprint(self.theme + self.repos_state, plan), writer
+                )
                 for name in self.names
             )
         )
@@ -199,7 +204,7 @@ class _BuildRun:
                 if n in defer and n in old.aggregates and planning.aggregate_published(old, n, writer)
             }
         active = [
-            (name, factory(self.config))
+            (name, factory(replace(self.config, cache_dir=self.cache_dir)))  # the cache folder this build uses
             for factory, name in zip(self.factories, self.names)
             if rewrite and name not in deferred
         ]
@@ -359,7 +364,7 @@ class _BuildRun:
     def write_aggregates(self, writer: SiteWriter, aggregates: _Aggregates) -> None:
         """Write the active aggregates; keep the files of the others (deferred ones are marked stale)."""
         fingerprint = planning.aggregate_fingerprint(
-            self.theme, [((key, None), rec) for key, rec in self.new.sources.items()]
+            self.theme + self.repos_state, [((key, None), rec) for key, rec in self.new.sources.items()]
         )
         if aggregates.active:
             renderer = self.context.renderer()

@@ -114,3 +114,23 @@ def repo_refs_url(repo: Repo) -> str:
 def ref_url(key: RefKey) -> str:
     """A ref's page: ``refs/<repository>/<kind>/<name>.html``."""
     return f"refs/{key.repo.slug}/{key.kind}/{key.slug}.html"
+
+
+# ---------------------------------------------------------------- commits (sessite/outputs/commit_pages.py)
+
+COMMITS_FOLDER = "commits"
+
+
+def commit_url(sha: str) -> str:
+    """A commit's page, by its full sha: a URL a pull-request bot or a ``git log`` alias can build."""
+    return f"{COMMITS_FOLDER}/{sha}.html"
+
+
+def repo_commits_url(slug: str, page: int = 1) -> str:
+    """A repository's commits, newest first, ``page`` of them (1: ``index.html``)."""
+    return f"{COMMITS_FOLDER}/{slug}/index.html" if page <= 1 else f"{COMMITS_FOLDER}/{slug}/page-{page}.html"
+
+
+def session_commits_script_url(session_id: str) -> str:
+    """The script a session page loads to list the commits linked to it."""
+    return f"{COMMITS_FOLDER}/sessions/{session_id}.js"
