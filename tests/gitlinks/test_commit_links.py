@@ -46,7 +46,7 @@ def test_amended_commit_found_by_subject_and_date(site: tuple[Path, dict[str, ob
     out, made = site
     assert made["amended"] != made["amended_printed"]
     kinds, confidence = _links(out, made["amended"])[_session("amended")]
-    assert kinds.startswith("git-commit-output (rewritten)") and confidence == "medium"
+    assert kinds == "git-commit-output (rewritten) content" and confidence == "high"  # the content confirms it
     assert not (out / "commits" / f"{made['amended_printed']}.html").exists()
 
 
