@@ -108,7 +108,7 @@ class CommitPages:
                     )
             done |= shown
             pages.extend(self._repo_pages(repo, slug, facts, shown, rows))
-        render_pages(pages, writer, renderer, problems, aggregate_jobs(len(pages)))
+        render_pages(pages, writer, renderer, problems, aggregate_jobs(self.config))
         for s in self.sessions:
             data = {"commits": [list(c) for c in by_session.get(s.id, [])]}
             body = json.dumps(data, ensure_ascii=True, separators=(",", ":")).replace("</", "<\\/")

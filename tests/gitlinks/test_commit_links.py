@@ -105,3 +105,13 @@ def test_session_script_lists_its_commits(site: tuple[Path, dict[str, object]]) 
     assert '"commits":[]' in empty
     page = parse_html(out / "sessions" / f"{_session('human')}.html")
     assert page.select_one("[data-session-commits]") is not None
+
+
+def test_ref_page_links_to_the_commit_page(site: tuple[Path, dict[str, object]]) -> None:
+    out, made = site
+    short = str(made["own"])[:7]
+    pages = [p for p in (out / "refs").rglob(f"{short}*.html")]
+    assert pages, "the printed commit has a ref page"
+    link = parse_html(pages[0]).select_one("a.commit-page")
+    assert link is not None and link["href"].endswith(f"commits/{made['own']}.html")
+    assert (pages[0].parent / link["href"]).resolve().is_file()

@@ -1,0 +1,98 @@
+"""``--repo`` on what is not a clean repository (one problem line each), redaction of what commits
+publish, and the incremental build that notices a new commit."""
+
+from __future__ import annotations
+
+import subprocess
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from commit_repos import APP, SID, T0, commit, git
+from helpers import build_site, parse_html
+from timeline_archive import Transcript
+
+TOKEN = "ghp_" + "Zq8Rk2Lm5Np7Tx9Vb3Hd6Jf1Wc4Ys0Ge8Ua2"  # shaped like a GitHub token
+
+
+def _archive(tmp: Path, repo: Path, sha: str) -> Path:
+    t = Transcript(SID["own"], T0 + timedelta(minutes=10))
+    t.user("Add a server")
+    t.call("w1", "toolu_w1", "Write", {"file_path": f"{t.cwd}/src/app.py", "content": "\n".join(APP) + "\n"})
+    t.result("toolu_w1", "File created")
+    t.call("c1", "toolu_c1", "Bash", {"command": "git commit"})
+    t.result("toolu_c1", f"[main {sha[:7]}] Add the server\n")
+    t.write(tmp / "archive" / "p" / f"{t.sid}.jsonl")
+    return tmp / "archive"
+
+
+def _repo(
+    tmp: Path, message: str = "Add the server", author: str = "Dana Example <dana@example.com>"
+) -> tuple[Path, str]:
+    repo = tmp / "shop"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, {"README.md": ["# Shop"]}, "Start", T0)
+    return repo, commit(repo, {"src/app.py": APP}, message, T0 + timedelta(minutes=12), author=author)
+
+
+def _problems(report) -> list[str]:
+    return [str(p) for p in report.problems]
+
+
+def test_a_folder_that_is_no_repository_is_one_problem(tmp_path: Path) -> None:
+    repo, sha = _repo(tmp_path)
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    report = build_site(_archive(tmp_path, repo, sha), tmp_path / "site", repos=(plain,), cache_dir=tmp_path / "c")
+    assert report.published
+    lines = [p for p in _problems(report) if "plain" in p]
+    assert len(lines) == 1 and "not a readable git repository" in lines[0] and "\n" not in lines[0]
+
+
+def test_a_damaged_repository_is_one_problem(tmp_path: Path) -> None:
+    repo, sha = _repo(tmp_path)
+    parent = git(repo, "rev-parse", "HEAD~1")
+    (repo / ".git" / "objects" / parent[:2] / parent[2:]).unlink()
+    report = build_site(_archive(tmp_path, repo, sha), tmp_path / "site", repos=(repo,), cache_dir=tmp_path / "c")
+    assert report.published
+    lines = [p for p in _problems(report) if "shop" in p]
+    assert len(lines) == 1 and "could not read the history" in lines[0]
+
+
+def test_a_shallow_clone_is_read_with_one_problem(tmp_path: Path) -> None:
+    repo, sha = _repo(tmp_path)
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{repo}", str(clone)], check=True)
+    report = build_site(_archive(tmp_path, repo, sha), tmp_path / "site", repos=(clone,), cache_dir=tmp_path / "c")
+    lines = [p for p in _problems(report) if "clone" in p]
+    assert len(lines) == 1 and "shallow" in lines[0]
+    assert (tmp_path / "site" / "commits" / f"{sha}.html").is_file()
+
+
+def test_commit_messages_paths_and_authors_are_redacted(tmp_path: Path) -> None:
+    repo, sha = _repo(tmp_path, f"Add the server\n\nUse the token {TOKEN} for now")
+    out = tmp_path / "site"
+    report = build_site(_archive(tmp_path, repo, sha), out, repos=(repo,), cache_dir=tmp_path / "c", redact_pii=True)
+    assert report.published, report.leaks
+    for page in (out / "commits").rglob("*.html"):
+        text = page.read_text()
+        assert TOKEN not in text
+        assert "dana@example.com" not in text and "Dana Example" not in text
+    author = parse_html(out / "commits" / f"{sha}.html").select_one(".commit-author").get_text()
+    assert author.startswith("author-")
+
+
+def test_a_new_commit_is_picked_up_and_an_unchanged_repository_is_not_read_again(tmp_path: Path) -> None:
+    repo, sha = _repo(tmp_path)
+    archive, out, cache = _archive(tmp_path, repo, sha), tmp_path / "site", tmp_path / "c"
+    build_site(archive, out, repos=(repo,), cache_dir=cache)
+    cached = list((cache / "gitlinks").glob("*.pickle"))
+    assert len(cached) == 1
+    stamp = cached[0].stat().st_mtime_ns
+    again = build_site(archive, out, repos=(repo,), cache_dir=cache)
+    assert not again.changed_urls and cached[0].stat().st_mtime_ns == stamp
+    newer = commit(repo, {"src/app.py": [*APP, "    # done serving"]}, "Note", T0 + timedelta(hours=1))
+    build_site(archive, out, repos=(repo,), cache_dir=cache)
+    rows = parse_html(out / "commits" / "shop" / "index.html").select("table.commits-table tbody tr")
+    assert newer[:10] in rows[0].get_text() and len(rows) == 3
