@@ -7,7 +7,6 @@ import subprocess
 from datetime import timedelta
 from pathlib import Path
 
-import pytest
 from commit_repos import APP, SID, T0, commit, git
 from helpers import build_site, parse_html
 from timeline_archive import Transcript
