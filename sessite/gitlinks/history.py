@@ -8,6 +8,7 @@ alternates, packed refs), and its numstat is computed in C (see benchmarks/commi
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import os
 import subprocess
@@ -63,10 +64,13 @@ class History:
     shallow: bool
     commits: list[Commit] = field(default_factory=list)
     refs: dict[str, str] = field(default_factory=dict)  # ref name -> object id
+    head: str = ""
     _by_sha: dict[str, Commit] = field(default_factory=dict)
+    _sorted: list[str] = field(default_factory=list)
 
     def index(self) -> None:
         self._by_sha = {c.sha: c for c in self.commits}
+        self._sorted = sorted(self._by_sha)
 
     def get(self, sha: str) -> Commit | None:
         """The commit a full or abbreviated (≥ 7 hex) sha names; None if unknown or ambiguous."""
@@ -74,8 +78,13 @@ class History:
             self.index()
         if len(sha) == 40:
             return self._by_sha.get(sha)
-        found = [c for s, c in self._by_sha.items() if s.startswith(sha)] if len(sha) >= 7 else []
-        return found[0] if len(found) == 1 else None
+        if len(sha) < 7:
+            return None
+        at = bisect.bisect_left(self._sorted, sha)
+        found = self._sorted[at : at + 2]
+        if not found or not found[0].startswith(sha) or (len(found) > 1 and found[1].startswith(sha)):
+            return None
+        return self._by_sha[found[0]]
 
 
 def git(repo: str | Path, *args: str, stdin: bytes | None = None) -> bytes:
@@ -141,18 +150,36 @@ def repo_name(repo: str | Path) -> str:
     return name
 
 
-def read_history(repo: str | Path, refs: dict[str, str], head: str, shallow: bool) -> History:
-    """Every commit on a branch, tag, remote or HEAD (not the notes and session stores: they are data, not code)."""
+def code_tips(refs: dict[str, str], head: str) -> list[str]:
+    """The commits history starts from: branches, remote branches, tags and HEAD."""
+    tips = [sha for name, sha in refs.items() if _code_ref(name)]
+    return list(dict.fromkeys([*tips, head] if head else tips))
+
+
+def read_history(
+    repo: str | Path, refs: dict[str, str], head: str, shallow: bool, old: History | None = None
+) -> History:
+    """Every commit on a branch, tag, remote or HEAD (not the notes and session stores: they are data, not code).
+
+    With ``old`` (the history read at other ref tips), only the commits it lacks are read with
+    their diffs; the ones no ref reaches any more (a force push, a deleted branch) are dropped.
+    """
     history = History(str(repo), repo_name(repo), tips_digest(refs, head), shallow, refs=refs)
-    starts = [n for n in refs if _code_ref(n)]
-    if head:
-        starts.append("HEAD")
+    starts = code_tips(refs, head)
     if not starts:
         return history
+    since = code_tips(old.refs, old.head) if old is not None else []
+    stdin = "\n".join([*starts, *("^" + sha for sha in since)]).encode()
     raw = git(
-        repo, "log", "--no-renames", "--numstat", f"--format={_FORMAT}", "--stdin", stdin="\n".join(starts).encode()
+        repo, "log", "--ignore-missing", "--no-renames", "--numstat", f"--format={_FORMAT}", "--stdin", stdin=stdin
     )
     history.commits = parse_log(raw)
+    if old is not None:
+        reachable = set(git(repo, "rev-list", "--stdin", stdin="\n".join(starts).encode()).decode().split())
+        known = {c.sha for c in history.commits}
+        history.commits.extend(c for c in old.commits if c.sha in reachable and c.sha not in known)
+        history.commits.sort(key=lambda c: (c.committed, c.authored), reverse=True)
+    history.head = head
     history.index()
     return history
 

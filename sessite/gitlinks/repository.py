@@ -16,7 +16,7 @@ from pathlib import Path
 from sessite.gitlinks.history import GitError, History, added_lines, open_repo, read_history
 from sessite.gitlinks.stores import GitAiNote, StoredSession, checkpoint_sessions, gitai_notes
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 @dataclass
@@ -63,17 +63,21 @@ def load_repository(path: Path, cache_dir: Path | None) -> Repository | str:
         return f"not a readable git repository ({exc})"
     cache = _cache_file(cache_dir, path)
     state = _state(refs, head, shallow)
+    old: History | None = None
     if cache is not None:
         try:
             with cache.open("rb") as fh:
                 version, old_state, repo = pickle.load(fh)
-            if version == CACHE_VERSION and old_state == state and isinstance(repo, Repository):
-                repo.problems = _notes_on(repo.history)
-                return repo
+            if version == CACHE_VERSION and isinstance(repo, Repository):
+                if old_state == state:
+                    repo.problems = _notes_on(repo.history)
+                    return repo
+                if not (shallow or repo.history.shallow):
+                    old = repo.history  # read only the commits it lacks
         except (OSError, pickle.PickleError, EOFError, ValueError, TypeError, AttributeError):
             pass  # no cache, or a damaged one: read the repository again
     try:
-        history = read_history(path, refs, head, shallow)
+        history = read_history(path, refs, head, shallow, old)
         repo = Repository(history, gitai_notes(path, refs))
     except GitError as exc:
         return f"could not read the history ({exc})"

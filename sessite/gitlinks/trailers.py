@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -54,6 +55,11 @@ def agent_marks(commit: Commit) -> list[AgentMark]:
     return marks
 
 
+@functools.lru_cache(maxsize=4096)
+def _bot_identity(author: str, email: str) -> bool:
+    return bool(_BOT.search(author) or _BOT.search(email.split("@", 1)[0]))
+
+
 def is_bot(commit: Commit) -> bool:
     """A commit a bot authored (dependabot, renovate, github-actions, any ``[bot]`` account)."""
-    return bool(_BOT.search(commit.author) or _BOT.search(commit.email.split("@", 1)[0]))
+    return _bot_identity(commit.author, commit.email)

@@ -95,3 +95,23 @@ def test_a_new_commit_is_picked_up_and_an_unchanged_repository_is_not_read_again
     build_site(archive, out, repos=(repo,), cache_dir=cache)
     rows = parse_html(out / "commits" / "shop" / "index.html").select("table.commits-table tbody tr")
     assert newer[:10] in rows[0].get_text() and len(rows) == 3
+
+
+def test_an_incremental_read_keeps_old_commits_and_drops_unreachable_ones(tmp_path: Path) -> None:
+    from sessite.gitlinks.repository import load_repository
+
+    repo, sha = _repo(tmp_path)
+    cache = tmp_path / "c"
+    first = load_repository(repo, cache)
+    assert not isinstance(first, str) and len(first.history.commits) == 2
+    git(repo, "checkout", "-q", "-b", "side")
+    side = commit(repo, {"side.txt": ["a side line here"]}, "Side", T0 + timedelta(hours=1))
+    git(repo, "checkout", "-q", "main")
+    newer = commit(repo, {"src/app.py": [*APP, "    # done serving"]}, "Note", T0 + timedelta(hours=2))
+    second = load_repository(repo, cache)
+    assert not isinstance(second, str)
+    assert [c.sha for c in second.history.commits][:2] == [newer, side] and len(second.history.commits) == 4
+    assert second.history.get(side) is not None and second.history.commits[0].files
+    git(repo, "branch", "-q", "-D", "side")
+    third = load_repository(repo, cache)
+    assert not isinstance(third, str) and third.history.get(side) is None and len(third.history.commits) == 3
