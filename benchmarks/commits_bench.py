@@ -8,7 +8,8 @@ committed the last commit, and one whose edits a human committed), built three w
 
 1. without ``--repo`` (the baseline), 2. with ``--repo`` and a cold gitlinks cache, 3. again
 with the repository unchanged (the cache keyed by ref tips). Each build is ``--clean`` for the
-sessions, so the difference is the repository's cost. Prints the seconds, the pages under
+sessions, so the difference is the repository's cost (wall seconds, and CPU seconds of the
+build, its workers and git: steadier on a busy machine). Prints the seconds, the pages under
 ``commits/``, the largest of them, and a JSON line.
 """
 
@@ -16,6 +17,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -84,13 +87,19 @@ def make_archive(archive: Path, repo: Path, commits: int) -> None:
     t.write(archive / "p" / f"{t.sid}.jsonl")
 
 
-def timed_build(archive: Path, out: Path, cache: Path, repos: tuple[Path, ...], jobs: int) -> float:
-    started = time.perf_counter()
+def _cpu() -> float:
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def timed_build(archive: Path, out: Path, cache: Path, repos: tuple[Path, ...], jobs: int) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (this process, its workers and git) of one build."""
+    started, cpu = time.perf_counter(), _cpu()
     report = build(
         SiteConfig(archive=archive, output=out, repos=repos, cache_dir=cache, clean=True, jobs=jobs, progress=False)
     )
     assert report.published, [str(p) for p in report.problems]
-    return time.perf_counter() - started
+    return time.perf_counter() - started, _cpu() - cpu
 
 
 def main() -> None:
@@ -118,11 +127,14 @@ def main() -> None:
     result = {
         "commits": args.commits,
         "repo_seconds": round(made, 2),
-        "baseline_s": round(base, 2),
-        "repo_cold_s": round(cold, 2),
-        "repo_warm_s": round(warm, 2),
-        "added_cold_s": round(cold - base, 2),
-        "added_warm_s": round(warm - base, 2),
+        "load_average": os.getloadavg()[0],
+        "baseline_s": round(base[0], 2),
+        "repo_cold_s": round(cold[0], 2),
+        "repo_warm_s": round(warm[0], 2),
+        "added_cold_s": round(cold[0] - base[0], 2),
+        "added_warm_s": round(warm[0] - base[0], 2),
+        "added_cold_cpu_s": round(cold[1] - base[1], 2),
+        "added_warm_cpu_s": round(warm[1] - base[1], 2),
         "commit_files": len(pages),
         "largest_page_bytes": biggest,
     }

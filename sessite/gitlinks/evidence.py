@@ -22,6 +22,7 @@ from sessite.model import Event, Kind, Session, ToolCategory, walk
 COMMIT_LINE = re.compile(
     r"(?m)^\[(?P<branch>[^\]\s]+(?: HEAD)?)(?: \(root-commit\))? (?P<sha>[0-9a-f]{7,40})\] (?P<subject>[^\n]+?)\s*$"
 )
+_SHA = re.compile(r"[0-9a-f]{7,40}")
 MIN_LINE_CHARS = 4  # shorter lines ("}", "end", "") are in every file: no evidence of who wrote them
 EDIT_LINE_LIMIT = 20000  # lines kept per session (a session that rewrote a vendored tree is not less linked)
 
@@ -96,9 +97,15 @@ def printed_commits(events: Iterable[Event], url_of: Any) -> Iterator[PrintedCom
         if event.kind is not Kind.TOOL_RESULT and event.category is not ToolCategory.SHELL:
             continue
         text = event.text or ""
+        printed: set[str] = set()
         if "] " in text:
             for m in COMMIT_LINE.finditer(text):
+                printed.add(m["sha"])
                 yield PrintedCommit(m["sha"], m["branch"], m["subject"], _seconds(event.timestamp), url_of(event.id))
+        sha = event.meta.get("gitCommit") if event.meta else None
+        if isinstance(sha, str) and _SHA.fullmatch(sha) and not any(p.startswith(sha) for p in printed):
+            # Claude Code's gitOperation without the porcelain line: the sha alone, never rewritten-matched
+            yield PrintedCommit(sha, "", "", _seconds(event.timestamp), url_of(event.id))
 
 
 def _diff_lines(diff: str, fallback: str | None) -> dict[str, list[str]]:

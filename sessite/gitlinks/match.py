@@ -99,10 +99,10 @@ def link_printed(history: History, facts: dict[str, CommitFacts], sessions: list
     for ev in sessions:
         for p in ev.commits:
             found = history.get(p.sha)
-            if found is not None and found.subject == p.subject:
+            if found is not None and (found.subject == p.subject or not p.subject):  # no subject: gitOperation
                 _link(facts[found.sha], ev.id, "git-commit-output", "high", p.url)
                 continue
-            if found is not None or p.when is None:
+            if found is not None or p.when is None or not p.subject:
                 continue  # the sha is another commit here; or no time to compare a rewrite with
             when = p.when
             near = [

@@ -115,3 +115,17 @@ def test_an_incremental_read_keeps_old_commits_and_drops_unreachable_ones(tmp_pa
     git(repo, "branch", "-q", "-D", "side")
     third = load_repository(repo, cache)
     assert not isinstance(third, str) and third.history.get(side) is None and len(third.history.commits) == 3
+
+
+def test_claude_code_git_operation_links_without_the_printed_line(tmp_path: Path) -> None:
+    repo, sha = _repo(tmp_path)
+    t = Transcript(SID["gitai"], T0 + timedelta(minutes=11))
+    t.user("Commit it")
+    t.call("c1", "toolu_c1", "Bash", {"command": "git commit -q -m 'Add the server'"})
+    t.result("toolu_c1", "", {"stdout": "", "gitOperation": {"commit": {"sha": sha[:7], "kind": "committed"}}})
+    t.write(tmp_path / "archive" / "p" / f"{t.sid}.jsonl")
+    out = tmp_path / "site"
+    build_site(tmp_path / "archive", out, repos=(repo,), cache_dir=tmp_path / "c")
+    page = parse_html(out / "commits" / f"{sha}.html")
+    (li,) = page.select("li.commit-session")
+    assert li["data-kinds"] == "git-commit-output" and li["data-session"].endswith(SID["gitai"])
