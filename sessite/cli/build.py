@@ -18,6 +18,7 @@ from sessite.cli.options import (
 from sessite.config import (
     SiteConfig,
 )
+from sessite.gitlinks.stored_sessions import stored_dir
 from sessite.pipeline import BuildReport, build
 from sessite.pipeline.github_pages import pages_limit_warnings
 from sessite.pipeline.report import problem_lines
@@ -91,7 +92,10 @@ def build_command(
     redact_pii: bool = False,
 ) -> None:
     """Build a static site from ARCHIVE (a folder of session files in any supported format)."""
-    roots = archive_roots(archive, use_discover, agent_dirs)
+    if archive is None and repos and not use_discover:  # the sessions stored in the repositories alone
+        roots = [stored_dir(output, repos[0])]
+    else:
+        roots = archive_roots(archive, use_discover, agent_dirs)
     config = SiteConfig(
         archive=roots[0],
         output=output,

@@ -25,6 +25,7 @@ from sessite.analyze.redact import Redactor
 from sessite.analyze.session import SessionSummary
 from sessite.config import SiteConfig
 from sessite.gitlinks.repository import repo_state
+from sessite.gitlinks.stored_sessions import export_repo, stored_dir
 from sessite.model import Problems
 from sessite.outputs.aggregate import Aggregate
 from sessite.outputs.registry import DEFAULT_AGGREGATES, AggregateFactory, aggregate_names
@@ -149,9 +150,19 @@ class _BuildRun:
             raise ValueError("build() needs an output folder")
         output = config.output.resolve()
         roots = planning.build_roots(config)
+        stored_problems: list[tuple[Path, str]] = []
+        for repo in config.repos:  # sessions kept inside the repositories (Entire, opensession)
+            dest = stored_dir(output, repo)
+            count, lines = export_repo(repo, dest)
+            stored_problems.extend((repo, line) for line in lines)
+            if count and dest.resolve() not in roots:
+                roots.append(dest.resolve())
+        roots = [root for root in roots if root.exists()] or roots
         for root in roots:
             check_output(root, output)
         problems = Problems(planning.common_root(roots), Redactor.scrub_for(config))
+        for repo, line in stored_problems:
+            problems.add(repo, None, line, "git")
         found = discover(
             roots[0] if len(roots) == 1 else roots, problems, include=config.include, exclude=config.exclude
         )
