@@ -10,7 +10,8 @@ The kinds, strongest first (see docs/commits.md):
 - ``entire-checkpoint``: an ``Entire-Checkpoint:`` trailer whose checkpoint holds the session;
 - ``git-ai-note``: a git-ai note (``refs/notes/ai``) whose lines name the session;
 - ``content``: the session's edits wrote at least ``MIN_SHARE`` of the commit's added lines (and
-  at least ``MIN_LINES`` of them) before the commit was authored: a human's commit of an agent's work.
+  at least ``MIN_LINES`` of them; or ``WEAK_SHARE`` and ``WEAK_LINES``) before the commit was
+  authored: a human's commit of an agent's work.
 
 A time window alone is never a link; a bot's commit is never linked.
 """
@@ -29,8 +30,12 @@ from sessite.gitlinks.trailers import AgentMark, agent_marks, checkpoints, is_bo
 REWRITE_SECONDS = 900  # printed after the commit was authored, by at most this (Entire amends seconds later)
 EDIT_BEFORE_SECONDS = 300  # an edit's time may pass the commit's author date by this (clock skew)
 EDIT_MAX_AGE = 90 * 86400  # edits older than this before a commit are not compared with it
-MIN_SHARE = 0.25
-MIN_LINES = 3
+MIN_SHARE = 0.5  # a content link needs half of the commit's comparable added lines ...
+MIN_LINES = 3  # ... and at least this many of them,
+WEAK_SHARE, WEAK_LINES = 0.25, 20  # or, for a bigger commit, a quarter and this many
+# (measured on Standard-Syntax/basic: below this, matches were generic lines a session wrote elsewhere
+# in the same file, such as "if err != nil {"; on Wood-Q/MokioFactory, 64 and 73 lines at 32-43 % were
+# a human's commits of a session's files)
 
 
 @dataclass(slots=True)
@@ -201,7 +206,8 @@ def link_content(
         union: set[tuple[str, int]] = set()
         for session, hits in written.items():
             share = len(hits) / f.comparable
-            if len(hits) < min(MIN_LINES, f.comparable) or share < MIN_SHARE:
+            strong = share >= MIN_SHARE and len(hits) >= min(MIN_LINES, f.comparable)
+            if not strong and not (share >= WEAK_SHARE and len(hits) >= WEAK_LINES):
                 continue
             confidence = "high" if share >= 0.8 else "medium" if share >= 0.5 else "low"
             link = _link(f, session, "content", confidence, best[session][1])
