@@ -19,6 +19,7 @@ so a typo never silently turns redaction off.
     templates = "theme/templates"      # folders searched before the built-in templates (--templates)
     static = "theme/static"            # folders copied over the built-in static files (--static)
     repos = [".."]                     # git repositories whose commits link to sessions (--repo)
+    blame = ["src/**.py"]              # files of those repositories published line by line at HEAD (--blame)
 
     [[redact_patterns]]
     kind = "internal-token"
@@ -75,6 +76,7 @@ class SiteConfig:
         # estimated costs; None: the built-in estimate (insights.DEFAULT_PRICES); {}: no costs
     )
     repos: tuple[Path, ...] = ()  # git repositories (work trees or bare) whose commits are linked to sessions (--repo)
+    blame: tuple[str, ...] = ()  # globs of files published with blame at HEAD (--blame; opt-in: it publishes code)
     extra: dict = field(default_factory=dict)
 
 
@@ -98,6 +100,7 @@ KEYS = {
     "templates": "a folder or a list of folders (relative to the settings file)",
     "static": "a folder or a list of folders (relative to the settings file)",
     "repos": "a git repository or a list of them (relative to the settings file)",
+    "blame": "a glob or a list of globs of repository files",
 }
 
 
@@ -239,7 +242,7 @@ def settings_from_dict(data: dict[str, Any], source: str = CONFIG_NAME, base: Pa
         out["redact_pii"] = data["redact_pii"]
     if "pii_allow" in data:
         out["pii_allow"] = strings("pii_allow")
-    for key in ("include", "exclude", "exclude_sessions"):
+    for key in ("include", "exclude", "exclude_sessions", "blame"):
         if key in data:
             out[key] = strings(key)
     if "hide_events" in data:

@@ -68,6 +68,13 @@ from sessite.publish.writer import OutputError
     type=click.Path(file_okay=False, path_type=Path),
     help="A git repository (work tree or bare) whose commits are linked to the sessions that made them (repeatable).",
 )
+@click.option(
+    "--blame",
+    "blame",
+    multiple=True,
+    metavar="GLOB",
+    help="With --repo: publish these files at HEAD line by line, each line linked to its commit and session turn.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Print only problems and the summary line.")
 def build_command(
     archive: Path | None,
@@ -85,6 +92,7 @@ def build_command(
     cache_dir: Path | None,
     jobs: int,
     repos: tuple[Path, ...],
+    blame: tuple[str, ...],
     quiet: bool,
     prices: dict | None = None,
     config_file: Path | None = None,
@@ -114,6 +122,7 @@ def build_command(
         cache_dir=cache_dir,
         jobs=jobs,
         repos=tuple(repos),
+        blame=tuple(blame),
     )
     config = with_config_file(config, archive, config_file, exports)
     try:

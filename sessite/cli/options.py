@@ -182,6 +182,7 @@ def with_config_file(
         "template_dirs": "template_dirs",
         "static_dirs": "static_dirs",
         "repos": "repos",
+        "blame": "blame",
     }
     try:
         path = config_file or find_config_file(archive)

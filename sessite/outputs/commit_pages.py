@@ -29,6 +29,7 @@ from sessite.gitlinks.evidence import SessionEvidence, collect_evidence, raw_ids
 from sessite.gitlinks.match import CommitFacts, link_history
 from sessite.gitlinks.repository import Repository, load_repository
 from sessite.model import Problems
+from sessite.outputs.blame_pages import blame_pages
 from sessite.outputs.fanout import render_pages
 from sessite.parallel import aggregate_jobs
 from sessite.publish.writer import SiteWriter
@@ -111,6 +112,15 @@ class CommitPages:
                     )
             done |= shown
             pages.extend(self._repo_pages(repo, slug, facts, shown, rows))
+            if self.config.blame:
+                by_id = {s.id: s for s in self.sessions}
+                prefix = "" if len(slugs) == 1 else slug
+                blamed, lines = blame_pages(
+                    repo.history.path, prefix, self.config.blame, facts, by_id, shown, self.redactor
+                )
+                pages.extend(blamed)
+                for line in lines:
+                    problems.add(path, None, line, "git")
         render_pages(pages, writer, renderer, problems, aggregate_jobs(self.config))
         for s in self.sessions:
             data = {"commits": [list(c) for c in by_session.get(s.id, [])]}

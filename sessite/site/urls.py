@@ -134,3 +134,13 @@ def repo_commits_url(slug: str, page: int = 1) -> str:
 def session_commits_script_url(session_id: str) -> str:
     """The script a session page loads to list the commits linked to it."""
     return f"{COMMITS_FOLDER}/sessions/{session_id}.js"
+
+
+_BLAME_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def blame_url(path: str, repo: str = "") -> str:
+    """A file's blame at HEAD: ``blame/<path>.html`` (``blame/<repo>/<path>.html`` for a second repository)."""
+    parts = [_BLAME_UNSAFE.sub("-", p).strip("-") or "-" for p in path.split("/") if p not in ("", ".", "..")]
+    parts = [p if p not in (".", "..") else "-" for p in parts]
+    return "/".join(["blame", *([repo] if repo else []), *parts]) + ".html"
