@@ -38,6 +38,15 @@ class GitAiNote:
     ai_lines: int = 0
     human_lines: int = 0
     watched: bool = True  # a note with no AI lines: git-ai watched the commit and saw no agent edit
+    # file -> (first line, last line, session id or "" for a human or an unknown key), lines of that commit
+    ranges: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict)
+
+    def session_at(self, path: str, line: int) -> str | None:
+        """The session id the note gives a line of ``path`` (as of its commit); "" human; None unknown."""
+        for first, last, session in self.ranges.get(path, ()):
+            if first <= line <= last:
+                return session
+        return None
 
 
 def cat_files(repo: str | Path, specs: list[str]) -> dict[str, bytes | None]:
@@ -130,13 +139,26 @@ def parse_gitai(text: str) -> GitAiNote | None:
     if not isinstance(meta, dict):
         return None
     lines_by_key: dict[str, int] = {}
+    spans: list[tuple[str, str, str]] = []  # (file, key, ranges)
+    current = ""
     for line in attest.split("\n"):
         if line.startswith("  ") and " " in line.strip():
             key, _, ranges = line.strip().partition(" ")
             lines_by_key[key] = lines_by_key.get(key, 0) + _count(ranges)
+            spans.append((current, key, ranges))
+        elif line and not line.startswith(" "):
+            current = line[1:-1] if len(line) > 1 and line[0] == line[-1] == '"' else line
     note = GitAiNote()
     sessions: dict[str, Any] = meta["sessions"] if isinstance(meta.get("sessions"), dict) else {}
     prompts: dict[str, Any] = meta["prompts"] if isinstance(meta.get("prompts"), dict) else {}
+    for file, key, ranges in spans:
+        record = sessions.get(key.split("::", 1)[0]) if key.startswith("s_") else prompts.get(key)
+        agent = record.get("agent_id") if isinstance(record, dict) else None
+        sid = str(agent.get("id") or "") if isinstance(agent, dict) and not key.startswith("h_") else ""
+        for part in ranges.split(","):
+            m = _RANGE.fullmatch(part.strip())
+            if m:
+                note.ranges.setdefault(file, []).append((int(m.group(1)), int(m.group(2) or m.group(1)), sid))
     by_session: dict[str, StoredSession] = {}
     for key, count in lines_by_key.items():
         if key.startswith("h_"):

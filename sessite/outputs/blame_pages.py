@@ -31,10 +31,18 @@ def _redacted_text(lines: list[str], redactor: Redactor | None) -> list[str]:
     return whole if len(whole) == len(lines) else [redactor.text(line) for line in lines]
 
 
-def _turn(f: CommitFacts, path: str, text: str, sessions: dict[str, SessionEvidence]) -> tuple[str, str, bool] | None:
+def _turn(
+    f: CommitFacts, path: str, text: str, sessions: dict[str, SessionEvidence], original: int = 0
+) -> tuple[str, str, bool] | None:
     """(session title, turn URL, wrote it) of the linked session that wrote ``text`` into ``path``;
-    else of a session that made the commit itself (its own output, a checkpoint, a note: ``False``,
-    the line is in its commit but not among its edits); None for a line no linked session wrote."""
+    else of a session that made the commit itself (its own output or a checkpoint: ``False``, the
+    line is in its commit but not among its edits); None for a line no linked session wrote. A
+    git-ai note's ranges come first: they attribute each line of the commit."""
+    if f.note is not None and original:
+        named = f.note.session_at(path, original)  # git-ai's own attribution of this line
+        for named_ev in sessions.values() if named else ():
+            if named in named_ev.raw_ids:
+                return named_ev.title, named_ev.url, True
     key = line_key(text)
     for link in f.links:
         ev = sessions.get(link.session)
@@ -47,7 +55,7 @@ def _turn(f: CommitFacts, path: str, text: str, sessions: dict[str, SessionEvide
                     return ev.title, edit.url, True
     for link in f.links:
         ev = sessions.get(link.session)
-        if ev is not None and link.kinds != ["content"]:
+        if ev is not None and any(k.startswith(("git-commit-output", "entire")) for k in link.kinds):
             return ev.title, link.url or ev.url, False
     return None
 
@@ -69,7 +77,7 @@ def blame_page(
         f = facts.get(line.sha)
         sha = f"<code>{line.sha[:8]}</code>"
         cell = f'<a href="{root}{commit_url(line.sha)}">{sha}</a>' if line.sha in shown else sha
-        turn = _turn(f, blamed.path, line.text, sessions) if f is not None else None
+        turn = _turn(f, blamed.path, line.text, sessions, line.original) if f is not None else None
         if turn is not None:
             title, turn_url, wrote = turn
             by = f'<a class="blame-turn" href="{root}{turn_url}" title="{escape(title)}">{escape(title[:40])}</a>'

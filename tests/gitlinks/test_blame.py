@@ -69,3 +69,10 @@ def test_blamed_code_is_redacted(site: tuple[Path, dict[str, object]]) -> None:
     out, _ = site
     text = (out / "blame" / "src" / "secret.py.html").read_text()
     assert TOKEN not in text and "print" in text
+
+
+def test_gitai_ranges_attribute_lines(site: tuple[Path, dict[str, object]]) -> None:
+    out, _ = site
+    rows = _rows(out, "src/config.py")
+    assert [r["class"][0] for r in rows] == ["blame-agent"] * 3 + ["blame-human"]
+    assert rows[0].select_one("a.blame-turn")["href"].endswith(f"claude_code-{SID['gitai']}.html")
