@@ -1,10 +1,11 @@
 """Sessions kept inside a repository, copied out of git objects (never a checkout, never a write to
 the repository) into a folder the build reads like any archive: ``sessite build --repo .``.
 
-- Entire checkpoints, in every persistent layout (``stores.ENTIRE_TREES`` and one ref per
-  checkpoint, ``refs/entire/checkpoints/<shard>/<id>``): each ``N/full.jsonl`` (else ``N/raw_transcript``)
-  with its ``N/metadata.json``. A transcript grows across checkpoints (the later one holds the
-  earlier as a prefix), so per session id only the longest is kept.
+- Entire checkpoints, in every persistent layout (``stores.ENTIRE_TREES``, one ref per checkpoint,
+  ``refs/entire/checkpoints/<shard>/<id>``, and v2's ``full/current``): each ``N/full.jsonl`` or
+  ``N/raw_transcript`` with its ``N/metadata.json`` (for v2's raw transcripts, the one on
+  ``v2/main``). A transcript grows across checkpoints (the later one holds the earlier as a
+  prefix), so per session id only the longest is kept.
 - opensession: ``refs/opensession/branches/*`` trees, ``v1/<xx>/<session-id>.hail.jsonl``.
 
 A file is rewritten only when its bytes change, so an incremental build reads only what moved.
@@ -40,19 +41,26 @@ def _ls(repo: Path, ref: str) -> list[tuple[str, int]]:
     return out
 
 
+V2_FULL = "refs/entire/checkpoints/v2/full/current"  # raw transcripts; their metadata.json is on v2/main
+V2_MAIN = "refs/entire/checkpoints/v2/main"
+
+
 def _entire(repo: Path, refs: dict[str, str]) -> dict[str, tuple[str, int]]:
     """session id -> (object spec of its longest transcript, size)."""
     places = [r for r in ENTIRE_TREES if r in refs]
     places += [r for r in refs if re.fullmatch(r"refs/entire/checkpoints/[0-9A-Za-z]{2}/[0-9A-Za-z]+", r)]
-    candidates: list[tuple[str, str, int]] = []  # (ref, path, size)
+    if V2_FULL in refs:
+        places.append(V2_FULL)
+    candidates: list[tuple[str, str, int, str]] = []  # (ref, path, size, where its metadata.json is)
     for ref in places:
         for path, size in _ls(repo, ref):
             if _ENTIRE_FILE.search(path):
-                candidates.append((ref, path, size))
-    metas = cat_files(repo, [f"{ref}:{path.rsplit('/', 1)[0]}/metadata.json" for ref, path, _ in candidates])
+                folder = path.rsplit("/", 1)[0]
+                meta_ref = V2_MAIN if ref == V2_FULL else ref
+                candidates.append((ref, path, size, f"{meta_ref}:{folder}/metadata.json"))
+    metas = cat_files(repo, [meta for *_, meta in candidates])
     best: dict[str, tuple[str, int]] = {}
-    for ref, path, size in candidates:
-        spec_meta = f"{ref}:{path.rsplit('/', 1)[0]}/metadata.json"
+    for ref, path, size, spec_meta in candidates:
         try:
             meta = json.loads(metas.get(spec_meta) or b"null")
         except ValueError:

@@ -64,3 +64,26 @@ def test_build_from_the_repository_alone(stored_repo: tuple[Path, str], tmp_path
     assert set(li["data-kinds"].split()) >= {"entire-checkpoint", "git-commit-output"}
     assert git(repo, "status", "--porcelain") == before  # nothing written to the repository
     assert not list(repo.rglob("*.hail.jsonl"))
+
+
+def test_entire_v2_raw_transcripts_take_their_metadata_from_main(tmp_path: Path) -> None:
+    from sessite.gitlinks.history import read_refs
+    from sessite.gitlinks.stored_sessions import export_stored
+
+    repo = tmp_path / "r"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, {"a.txt": ["a line of text"]}, "Start", T0)
+    t = Transcript(SID["amended"], T0)
+    t.user("Hello there")
+    meta = json.dumps({"session_id": SID["amended"], "agent": "Claude Code"})
+    _tree_commit(
+        repo,
+        {"ab/cdef012345/0/metadata.json": meta, "ab/cdef012345/0/transcript.jsonl": "{}\n"},
+        "refs/entire/checkpoints/v2/main",
+    )
+    raw = "".join(json.dumps(r) + "\n" for r in t.records)
+    _tree_commit(repo, {"ab/cdef012345/0/raw_transcript": raw}, "refs/entire/checkpoints/v2/full/current")
+    count, problems = export_stored(repo, read_refs(repo), tmp_path / "out")
+    assert (count, problems) == (1, [])
+    assert (tmp_path / "out" / "entire" / f"{SID['amended']}.jsonl").read_text() == raw
