@@ -9,6 +9,7 @@ The kinds, strongest first (see docs/commits.md):
   the session's working folder named like the repository);
 - ``entire-checkpoint``: an ``Entire-Checkpoint:`` trailer whose checkpoint holds the session;
 - ``git-ai-note``: a git-ai note (``refs/notes/ai``) whose lines name the session;
+- ``agent-trace``: an Agent Trace record made on the commit's parent, for a file the commit touches;
 - ``content``: the session's edits wrote at least ``MIN_SHARE`` of the commit's added lines (and
   at least ``MIN_LINES`` of them; or ``WEAK_SHARE`` and ``WEAK_LINES``) before the commit was
   authored: a human's commit of an agent's work.
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 
 from sessite.gitlinks.evidence import EditLines, SessionEvidence, line_key
 from sessite.gitlinks.history import Commit, History
-from sessite.gitlinks.stores import GitAiNote, StoredSession
+from sessite.gitlinks.stores import GitAiNote, StoredSession, TraceEdit
 from sessite.gitlinks.trailers import AgentMark, agent_marks, checkpoints, is_bot
 
 REWRITE_SECONDS = 900  # printed after the commit was authored, by at most this (Entire amends seconds later)
@@ -125,12 +126,25 @@ def link_stored(
     by_raw: dict[str, str],
     stored: dict[str, list[StoredSession]],
     notes: dict[str, GitAiNote],
+    traces: list[TraceEdit] | None = None,
 ) -> None:
-    """Entire checkpoints and git-ai notes: a session they name, in the archive or not."""
+    """Entire checkpoints, git-ai notes and Agent Trace records: a session they name, in the archive or not.
+
+    An Agent Trace record names the revision its edit was made on: the commit that holds the edit
+    is a child of that revision that touches the file (``trace-store.ts`` records ``git rev-parse HEAD``).
+    """
+    by_parent: dict[str, list[TraceEdit]] = {}
+    for t in traces or ():
+        by_parent.setdefault(t.revision, []).append(t)
     for f in facts.values():
         if f.bot:
             continue
         named: list[tuple[StoredSession, str]] = []
+        if by_parent and f.commit.parents:
+            touched = {x.path for x in f.commit.files}
+            for t in by_parent.get(f.commit.parents[0], ()):
+                if t.path in touched and all(s.session_id != t.session.session_id for s, _ in named):
+                    named.append((t.session, "agent-trace"))
         for cid in f.checkpoints:
             named.extend((s, "entire-checkpoint") for s in stored.get(cid, ()))
         note = notes.get(f.commit.sha)
@@ -143,7 +157,7 @@ def link_stored(
                 if all(o.session_id != s.session_id for o in f.stored):
                     f.stored.append(s)
                 continue
-            link = _link(f, session, kind, "high", "")
+            link = _link(f, session, kind, "medium" if kind == "agent-trace" else "high", "")
             if s.lines:
                 link.lines = max(link.lines, s.lines)
                 link.share = min(1.0, link.lines / max(1, f.commit.added))
@@ -229,6 +243,7 @@ def link_history(
     stored: Callable[[list[str]], dict[str, list[StoredSession]]],
     notes: dict[str, GitAiNote],
     added_lines: Callable[[list[str]], dict[str, dict[str, list[str]]]],
+    traces: list[TraceEdit] | None = None,
 ) -> dict[str, CommitFacts]:
     """Every commit of ``history`` with what links it to sessions (most commits: nothing)."""
     facts = {c.sha: CommitFacts(c, bot=is_bot(c)) for c in history.commits}
@@ -250,7 +265,7 @@ def link_history(
     for ev in sessions:
         for raw in ev.raw_ids:
             by_raw.setdefault(raw, ev.id)
-    link_stored(facts, by_raw, stored(list(dict.fromkeys(ids))), notes)
+    link_stored(facts, by_raw, stored(list(dict.fromkeys(ids))), notes, traces or [])
     link_printed(history, facts, sessions)
     for f in facts.values():
         if f.bot:

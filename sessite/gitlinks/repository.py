@@ -14,15 +14,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sessite.gitlinks.history import GitError, History, added_lines, open_repo, read_history
-from sessite.gitlinks.stores import GitAiNote, StoredSession, checkpoint_sessions, gitai_notes
+from sessite.gitlinks.stores import (
+    GitAiNote,
+    StoredSession,
+    TraceEdit,
+    agent_traces,
+    checkpoint_sessions,
+    gitai_notes,
+)
 
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 
 
 @dataclass
 class Repository:
     history: History
     notes: dict[str, GitAiNote] = field(default_factory=dict)
+    traces: list[TraceEdit] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
     def checkpoints(self, ids: list[str]) -> dict[str, list[StoredSession]]:
@@ -78,7 +86,7 @@ def load_repository(path: Path, cache_dir: Path | None) -> Repository | str:
             pass  # no cache, or a damaged one: read the repository again
     try:
         history = read_history(path, refs, head, shallow, old)
-        repo = Repository(history, gitai_notes(path, refs))
+        repo = Repository(history, gitai_notes(path, refs), agent_traces(path))
     except GitError as exc:
         return f"could not read the history ({exc})"
     if cache is not None:

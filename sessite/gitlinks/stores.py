@@ -199,3 +199,49 @@ def gitai_notes(repo: str | Path, refs: dict[str, str]) -> dict[str, GitAiNote]:
         if note is not None:
             out[commit] = note
     return out
+
+
+AGENT_TRACE_FILE = ".agent-trace/traces.jsonl"  # where cursor/agent-trace's reference hook appends records
+
+
+@dataclass(frozen=True, slots=True)
+class TraceEdit:
+    """One Agent Trace record's file and conversation: edited on top of ``revision`` (the commit's parent)."""
+
+    revision: str
+    path: str
+    session: StoredSession
+
+
+def agent_traces(repo: str | Path) -> list[TraceEdit]:
+    """The Agent Trace records committed at HEAD (spec 0.1.0; ``version`` "0.1.0" or "1.0")."""
+    try:
+        raw = git(repo, "cat-file", "blob", f"HEAD:{AGENT_TRACE_FILE}")
+    except GitError:
+        return []  # none: the usual case
+    out: list[TraceEdit] = []
+    for line in raw.decode("utf-8", "replace").splitlines():
+        record = _json(line.encode())
+        if not isinstance(record, dict):
+            continue
+        vcs = record.get("vcs") if isinstance(record.get("vcs"), dict) else {}
+        tool = record.get("tool") if isinstance(record.get("tool"), dict) else {}
+        revision = vcs.get("revision") if isinstance(vcs, dict) else None
+        if not isinstance(revision, str) or not isinstance(record.get("files"), list):
+            continue
+        for file in record["files"]:
+            if not isinstance(file, dict) or not isinstance(file.get("path"), str):
+                continue
+            for conv in file.get("conversations") or ():
+                if not isinstance(conv, dict):
+                    continue
+                who = conv.get("contributor") if isinstance(conv.get("contributor"), dict) else {}
+                if isinstance(who, dict) and who.get("type") not in (None, "ai", "mixed"):
+                    continue
+                url = conv.get("url") if isinstance(conv.get("url"), str) else ""
+                name = url.rstrip("/").rsplit("/", 1)[-1].split(".", 1)[0] if url else ""
+                model = str(who.get("model_id") or "") if isinstance(who, dict) else ""
+                agent = str(tool.get("name") or "") if isinstance(tool, dict) else ""
+                sid = name or url or ""
+                out.append(TraceEdit(revision, file["path"], StoredSession(sid, agent, model, "Agent Trace")))
+    return out

@@ -90,7 +90,7 @@ class CommitPages:
             if isinstance(repo, str):
                 problems.add(path, None, repo, "git")
                 continue
-            facts = link_history(repo.history, active, repo.checkpoints, repo.notes, repo.added_lines)
+            facts = link_history(repo.history, active, repo.checkpoints, repo.notes, repo.added_lines, repo.traces)
             for message in repo.problems:
                 problems.add(path, None, message, "git")
             slug = self._slug(repo, slugs)
