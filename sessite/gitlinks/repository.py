@@ -23,7 +23,7 @@ from sessite.gitlinks.stores import (
     gitai_notes,
 )
 
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 
 
 @dataclass

@@ -40,6 +40,7 @@ class GitAiNote:
     watched: bool = True  # a note with no AI lines: git-ai watched the commit and saw no agent edit
     # file -> (first line, last line, session id or "" for a human or an unknown key), lines of that commit
     ranges: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict)
+    agents: list[str] = field(default_factory=list)  # agents a legacy note names (no session id)
 
     def session_at(self, path: str, line: int) -> str | None:
         """The session id the note gives a line of ``path`` (as of its commit); "" human; None unknown."""
@@ -182,17 +183,59 @@ def parse_gitai(text: str) -> GitAiNote | None:
     return note
 
 
+_AGENT_NAMES = re.compile(r"(?i)^(claude|cursor|codex|copilot|gemini|windsurf|aider|devin|amp|opencode|cline|kiro)\b")
+
+
+def parse_legacy(data: bytes) -> GitAiNote | None:
+    """A very old git-ai record (``refs/ai/authorship/<sha>``, ``authorship/0.0.1``): authors by
+    name, with lines (``[3]``, ``[[9, 10]]``); agents are told from people by their names."""
+    meta = _json(data)
+    if not isinstance(meta, dict) or not isinstance(meta.get("files"), dict):
+        return None
+    note = GitAiNote()
+    for path, entry in meta["files"].items():
+        authors = entry.get("authors") if isinstance(entry, dict) else None
+        for author in authors if isinstance(authors, list) else ():
+            if not isinstance(author, dict) or not isinstance(author.get("lines"), list):
+                continue
+            name = str(author.get("author") or "")
+            agent = bool(_AGENT_NAMES.match(name))
+            for item in author["lines"]:
+                first, last = (item, item) if isinstance(item, int) else (item[0], item[-1]) if item else (0, -1)
+                if not isinstance(first, int) or not isinstance(last, int) or last < first:
+                    continue
+                if agent:
+                    note.ai_lines += last - first + 1
+                    if name not in note.agents:
+                        note.agents.append(name)
+                else:
+                    note.human_lines += last - first + 1
+                    note.ranges.setdefault(str(path), []).append((first, last, ""))
+    return note
+
+
 def gitai_notes(repo: str | Path, refs: dict[str, str]) -> dict[str, GitAiNote]:
-    """Every commit's git-ai note (``refs/notes/ai``), parsed."""
+    """Every commit's git-ai note (``refs/notes/ai``; the legacy ``refs/ai/authorship/<sha>``), parsed."""
+    legacy = {name.rsplit("/", 1)[1]: sha for name, sha in refs.items() if name.startswith("refs/ai/authorship/")}
+    out: dict[str, GitAiNote] = {}
+    if legacy:
+        try:
+            blobs = cat_files(repo, list(legacy.values()))
+        except GitError:
+            blobs = {}
+        for commit, blob in legacy.items():
+            data = blobs.get(blob)
+            parsed = parse_legacy(data) if data else None
+            if parsed is not None:
+                out[commit] = parsed
     if "refs/notes/ai" not in refs:
-        return {}
+        return out
     try:
         listing = git(repo, "notes", "--ref=refs/notes/ai", "list").decode().split()
     except GitError:
-        return {}
+        return out
     pairs = list(zip(listing[::2], listing[1::2]))  # (note blob, annotated commit)
     blobs = cat_files(repo, [blob for blob, _ in pairs])
-    out: dict[str, GitAiNote] = {}
     for blob, commit in pairs:
         data = blobs.get(blob)
         note = parse_gitai(data.decode("utf-8", "replace")) if data else None

@@ -129,3 +129,15 @@ def test_claude_code_git_operation_links_without_the_printed_line(tmp_path: Path
     page = parse_html(out / "commits" / f"{sha}.html")
     (li,) = page.select("li.commit-session")
     assert li["data-kinds"] == "git-commit-output" and li["data-session"].endswith(SID["gitai"])
+
+
+def test_legacy_gitai_records_count_agent_and_human_lines() -> None:
+    from sessite.gitlinks.stores import parse_legacy
+
+    data = (
+        b'{"files":{"a.py":{"authors":[{"author":"Claude Code","lines":[[1,10],12]},'
+        b'{"author":"Dana Example","lines":[11]}]}},"schema_version":"authorship/0.0.1"}'
+    )
+    note = parse_legacy(data)
+    assert note is not None and (note.ai_lines, note.human_lines, note.agents) == (11, 1, ["Claude Code"])
+    assert note.session_at("a.py", 11) == "" and note.session_at("a.py", 3) is None
