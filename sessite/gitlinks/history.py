@@ -65,6 +65,7 @@ class History:
     commits: list[Commit] = field(default_factory=list)
     refs: dict[str, str] = field(default_factory=dict)  # ref name -> object id
     head: str = ""
+    missing: str = ""  # why line counts are unknown (git could not read some file contents), else ""
     _by_sha: dict[str, Commit] = field(default_factory=dict)
     _sorted: list[str] = field(default_factory=list)
 
@@ -156,6 +157,19 @@ def code_tips(refs: dict[str, str], head: str) -> list[str]:
     return list(dict.fromkeys([*tips, head] if head else tips))
 
 
+def readable_commits(repo: str | Path, tips: list[str]) -> list[str]:
+    """The tips that are commits git can read (a tag of a tree, a ref to a missing object: left out)."""
+    if not tips:
+        return []
+    raw = git(
+        repo,
+        "cat-file",
+        "--batch-check=%(objectname) %(objecttype)",
+        stdin="".join(f"{t}^{{commit}}\n" for t in tips).encode(),
+    )
+    return [line.split()[0] for line in raw.decode().splitlines() if line.endswith(" commit")]
+
+
 def read_history(
     repo: str | Path, refs: dict[str, str], head: str, shallow: bool, old: History | None = None
 ) -> History:
@@ -165,14 +179,22 @@ def read_history(
     their diffs; the ones no ref reaches any more (a force push, a deleted branch) are dropped.
     """
     history = History(str(repo), repo_name(repo), tips_digest(refs, head), shallow, refs=refs)
-    starts = code_tips(refs, head)
+    starts = readable_commits(repo, code_tips(refs, head))
     if not starts:
         return history
-    since = code_tips(old.refs, old.head) if old is not None else []
+    since = readable_commits(repo, code_tips(old.refs, old.head)) if old is not None else []
     stdin = "\n".join([*starts, *("^" + sha for sha in since)]).encode()
-    raw = git(
-        repo, "log", "--ignore-missing", "--no-renames", "--numstat", f"--format={_FORMAT}", "--stdin", stdin=stdin
-    )
+    raw = b""
+    for detail in ("--numstat", "--raw", "--no-patch"):
+        # Some objects missing (a partial clone, a damaged pack): without file contents the files
+        # each commit touched are still in its trees; without trees, the commits alone.
+        try:
+            raw = git(repo, "log", "--no-renames", detail, f"--format={_FORMAT}", "--stdin", stdin=stdin)
+            break
+        except GitError as exc:
+            if detail == "--no-patch":
+                raise
+            history.missing = history.missing or str(exc)
     history.commits = parse_log(raw)
     if old is not None:
         reachable = set(git(repo, "rev-list", "--stdin", stdin="\n".join(starts).encode()).decode().split())
@@ -204,6 +226,11 @@ def parse_log(raw: bytes) -> list[Commit]:
         files: list[FileStat] = []
         for line in stats.splitlines():
             if not line:
+                continue
+            if line.startswith(":"):  # --raw: the path, no line counts
+                _, _, path = line.partition("\t")
+                if path:
+                    files.append(FileStat(path, 0, 0))
                 continue
             a, _, rest = line.partition("\t")
             d, _, path = rest.partition("\t")

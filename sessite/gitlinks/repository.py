@@ -103,6 +103,9 @@ def load_repository(path: Path, cache_dir: Path | None) -> Repository | str:
 
 
 def _notes_on(history: History) -> list[str]:
+    notes = []
     if history.shallow:
-        return ["a shallow clone: commits before its oldest are missing, and cannot be linked"]
-    return []
+        notes.append("a shallow clone: commits before its oldest are missing, and cannot be linked")
+    if history.missing:
+        notes.append(f"some file contents are missing ({history.missing}): line counts are left out")
+    return notes

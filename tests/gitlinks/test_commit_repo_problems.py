@@ -141,3 +141,14 @@ def test_legacy_gitai_records_count_agent_and_human_lines() -> None:
     note = parse_legacy(data)
     assert note is not None and (note.ai_lines, note.human_lines, note.agents) == (11, 1, ["Claude Code"])
     assert note.session_at("a.py", 11) == "" and note.session_at("a.py", 3) is None
+
+
+def test_missing_file_contents_leave_out_line_counts_only(tmp_path: Path) -> None:
+    repo, sha = _repo(tmp_path)
+    blob = git(repo, "rev-parse", "HEAD:src/app.py")
+    (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    report = build_site(_archive(tmp_path, repo, sha), tmp_path / "site", repos=(repo,), cache_dir=tmp_path / "c")
+    lines = [p for p in _problems(report) if "shop" in p]
+    assert any("line counts are left out" in line for line in lines), lines
+    links = parse_html(tmp_path / "site" / "commits" / f"{sha}.html").select("li.commit-session")
+    assert [li["data-kinds"] for li in links] == ["git-commit-output"]
