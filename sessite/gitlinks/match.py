@@ -69,7 +69,9 @@ class CommitFacts:
 
     @property
     def evidence(self) -> bool:
-        return bool(self.links or self.stored or self.marks or self.checkpoints or (self.note and self.note.ai_lines))
+        """Anything that names a session: a link, a session a tool names, a checkpoint, a git-ai note.
+        An agent co-author alone is not (it names no session; the repository's list shows it)."""
+        return bool(self.links or self.stored or self.checkpoints or (self.note and self.note.ai_lines))
 
 
 _RANK = {"high": 0, "medium": 1, "low": 2}

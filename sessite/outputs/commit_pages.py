@@ -233,6 +233,10 @@ def _row_html(f: CommitFacts, root: str, page: bool, subject: str, author: str) 
     when = time.gmtime(c.authored)
     share = f"{round(f.share * 100)} %" if f.share is not None else ""
     bot = ' <span class="badge">bot</span>' if f.bot else ""
+    if f.marks and not f.bot:
+        mark = f.marks[0]
+        what = "cloud session" if mark.kind == "session-url" else "agent co-author"
+        bot = f' <span class="badge agent-mark" title="{escape(mark.label[:80])}">{what}</span>'
     linked = ' class="linked"' if f.links else ""
     iso, shown = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", when), time.strftime("%Y-%m-%d %H:%M UTC", when)
     return Markup(
