@@ -63,8 +63,10 @@ class CommitFacts:
 
     @property
     def share(self) -> float | None:
+        """The share of the commit's added lines an agent wrote: by its git-ai note when it has one,
+        else the lines linked sessions' edits wrote out of the comparable ones; None unknown."""
         if self.note is not None and self.note.ai_lines + self.note.human_lines:
-            return min(1.0, self.note.ai_lines / max(1, self.commit.added))
+            return min(1.0, self.note.ai_lines / self.commit.added) if self.commit.added > 0 else None
         return self.agent_lines / self.comparable if self.comparable else None
 
     @property

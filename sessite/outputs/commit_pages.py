@@ -180,6 +180,7 @@ class CommitPages:
                 deleted=c.deleted,
                 bot=f.bot,
                 share=f.share,
+                counts=not repo.history.missing,
                 comparable=f.comparable,
                 agent_lines=f.agent_lines,
             ),
@@ -201,6 +202,7 @@ class CommitPages:
         linked = sum(1 for f in facts.values() if f.links)
         pages = []
         authors: dict[tuple[str, str], str] = {}
+        counts = not repo.history.missing
         for number in range(1, total + 1):
             url = repo_commits_url(slug, number)
             root = relative_root(url)
@@ -210,10 +212,14 @@ class CommitPages:
                 who = authors.get((c.author, c.email))
                 if who is None:
                     who = authors[(c.author, c.email)] = self._author(c.author, c.email)[0]
-                table.append(_row_html(facts[c.sha], root, c.sha in shown, self._text(c.subject), who))
+                table.append(_row_html(facts[c.sha], root, c.sha in shown, self._text(c.subject), who, counts))
             context = {
                 "repo": SimpleNamespace(
-                    name=repo.history.name, commits=len(commits), linked=linked, shallow=repo.history.shallow
+                    name=repo.history.name,
+                    commits=len(commits),
+                    linked=linked,
+                    shallow=repo.history.shallow,
+                    counts=not repo.history.missing,
                 ),
                 "rows": table,
                 "months": months if number == 1 else [],
@@ -224,7 +230,7 @@ class CommitPages:
         return pages
 
 
-def _row_html(f: CommitFacts, root: str, page: bool, subject: str, author: str) -> Markup:
+def _row_html(f: CommitFacts, root: str, page: bool, subject: str, author: str, counts: bool = True) -> Markup:
     """One row of a repository's commits, made here rather than in the template: a 50,000-commit
     history has 50,000 of them, and Jinja takes ten times as long (benchmarks/commits_bench.py)."""
     c = f.commit
@@ -238,10 +244,11 @@ def _row_html(f: CommitFacts, root: str, page: bool, subject: str, author: str) 
         what = "cloud session" if mark.kind == "session-url" else "agent co-author"
         bot = f' <span class="badge agent-mark" title="{escape(mark.label[:80])}">{what}</span>'
     linked = ' class="linked"' if f.links else ""
+    lines = f"+{c.added} −{c.deleted}" if counts else "—"
     iso, shown = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", when), time.strftime("%Y-%m-%d %H:%M UTC", when)
     return Markup(
         f'<tr{linked}><td>{cell}</td><td>{escape(subject)}</td><td class="opt">{escape(author)}{bot}</td>'
-        f'<td class="opt"><time datetime="{iso}">{shown}</time></td><td>+{c.added} −{c.deleted}</td>'
+        f'<td class="opt"><time datetime="{iso}">{shown}</time></td><td>{lines}</td>'
         f"<td>{len(f.links) or ''}</td><td>{share}</td></tr>\n"
     )
 
