@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sessite.gitlinks.history import GitError, git
 
-BLAME_MAX_BYTES = 1 << 20  # a bigger file is listed as a problem, not blamed
+BLAME_MAX_BYTES = 512 << 10  # a bigger file is a problem line, not a page (its page would near 10 MB)
 BLAME_MAX_FILES = 2000
 
 

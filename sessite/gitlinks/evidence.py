@@ -132,10 +132,39 @@ def _input_lines(tool_input: Any) -> list[str]:
     return [line for t in texts if isinstance(t, str) for line in t.split("\n")]
 
 
+# a shell heredoc that writes a file: cat > f <<'EOF' / cat <<EOF > f / tee f <<EOF, up to the delimiter line
+_HEREDOC = re.compile(
+    r"(?:cat\s*>>?\s*(?P<p1>[^\s<>|;&]+)\s*<<-?\s*(?P<q1>['\"]?)(?P<d1>\w+)(?P=q1)"
+    r"|cat\s*<<-?\s*(?P<q2>['\"]?)(?P<d2>\w+)(?P=q2)\s*>>?\s*(?P<p2>[^\s<>|;&]+)"
+    r"|tee\s+(?:-a\s+)?(?P<p3>[^\s<>|;&-][^\s<>|;&]*)\s*<<-?\s*(?P<q3>['\"]?)(?P<d3>\w+)(?P=q3))[^\n]*\n"
+)
+
+
+def heredoc_files(command: str) -> dict[str, list[str]]:
+    """The files a shell command writes with heredocs, and their lines."""
+    out: dict[str, list[str]] = {}
+    for m in _HEREDOC.finditer(command):
+        path = (m["p1"] or m["p2"] or m["p3"] or "").strip("'\"")
+        delimiter = m["d1"] or m["d2"] or m["d3"]
+        body = command[m.end() :]
+        end = re.search(rf"(?m)^\s*{re.escape(delimiter)}\s*$", body)
+        if path and end:
+            out.setdefault(path, []).extend(body[: end.start()].split("\n"))
+    return out
+
+
 def edit_lines(events: Iterable[Event], url_of: Any) -> Iterator[EditLines]:
     """The lines each edit wrote, per file, as digests."""
     for event in events:
-        if event.category is not ToolCategory.EDIT or event.kind is Kind.TOOL_RESULT:
+        if event.kind is Kind.TOOL_RESULT:
+            continue
+        if event.category is ToolCategory.SHELL and event.command and "<<" in event.command:
+            for path, lines in heredoc_files(event.command).items():
+                keys = frozenset(k for k in map(line_key, lines) if k is not None)
+                if keys:
+                    yield EditLines(path, keys, _seconds(event.timestamp), url_of(event.id))
+            continue
+        if event.category is not ToolCategory.EDIT:
             continue
         by_path: dict[str, list[str]] = {}
         if event.diff:

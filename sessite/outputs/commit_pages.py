@@ -38,6 +38,7 @@ from sessite.render.renderer import Renderer
 from sessite.site.urls import commit_url, relative_root, repo_commits_url, session_commits_script_url, session_url
 from sessite.site.view import SessionView
 
+FILES_PER_PAGE = 2000  # files listed on a commit's page (a vendored tree's commit stays far below 10 MB)
 ROWS_PER_PAGE = 500  # commits on one page of a repository's list (a row is ~0.5 kB: no page near 10 MB)
 _SLUG_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -175,7 +176,12 @@ class CommitPages:
                 authored=_time(c.authored),
                 committed=_time(c.committed),
                 parents=list(c.parents),
-                files=[SimpleNamespace(path=self._text(x.path), added=x.added, deleted=x.deleted) for x in c.files],
+                files=[
+                    SimpleNamespace(path=self._text(x.path), added=x.added, deleted=x.deleted)
+                    for x in c.files[:FILES_PER_PAGE]
+                ],
+                more_files=max(0, len(c.files) - FILES_PER_PAGE),
+                file_count=len(c.files),
                 added=c.added,
                 deleted=c.deleted,
                 bot=f.bot,

@@ -152,3 +152,22 @@ def test_missing_file_contents_leave_out_line_counts_only(tmp_path: Path) -> Non
     assert any("line counts are left out" in line for line in lines), lines
     links = parse_html(tmp_path / "site" / "commits" / f"{sha}.html").select("li.commit-session")
     assert [li["data-kinds"] for li in links] == ["git-commit-output"]
+
+
+def test_a_heredoc_the_session_ran_is_evidence_for_a_human_commit(tmp_path: Path) -> None:
+    repo = tmp_path / "shop"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, {"README.md": ["# Shop"]}, "Start", T0)
+    body = ["def greet(name):", "    message = f'Hello {name}'", "    return message.upper()"]
+    t = Transcript(SID["human"], T0 + timedelta(minutes=5))
+    t.user("Write the greeter")
+    script = "cat > src/greet.py <<'EOF'\n" + "\n".join(body) + "\nEOF\npython -m pytest -q"
+    t.call("h1", "toolu_h1", "Bash", {"command": script})
+    t.result("toolu_h1", "1 passed")
+    t.write(tmp_path / "archive" / "p" / f"{t.sid}.jsonl")
+    sha = commit(repo, {"src/greet.py": body}, "Greeter", T0 + timedelta(hours=1))
+    out = tmp_path / "site"
+    build_site(tmp_path / "archive", out, repos=(repo,), cache_dir=tmp_path / "c")
+    (li,) = parse_html(out / "commits" / f"{sha}.html").select("li.commit-session")
+    assert (li["data-kinds"], li["data-confidence"]) == ("content", "high")
