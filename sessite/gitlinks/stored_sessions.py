@@ -13,6 +13,7 @@ A file is rewritten only when its bytes change, so an incremental build reads on
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -139,4 +140,19 @@ def export_repo(repo: Path, dest: Path) -> tuple[int, list[str]]:
         refs, _, _ = open_repo(repo)
     except GitError:
         return 0, []
-    return export_stored(repo, refs, dest)
+    stamp = dest.parent / (dest.name + ".refs")  # the stored-session refs last copied out: unchanged, no reading
+    state = hashlib.sha256(repr(sorted((n, v) for n, v in refs.items() if _stores_sessions(n))).encode()).hexdigest()
+    try:
+        if stamp.read_text() == state and dest.is_dir():
+            return sum(1 for p in dest.rglob("*") if p.is_file()), []
+    except OSError:
+        pass
+    count, problems = export_stored(repo, refs, dest)
+    if not problems:
+        with contextlib.suppress(OSError):  # without the stamp the next build copies again
+            stamp.write_text(state)
+    return count, problems
+
+
+def _stores_sessions(ref: str) -> bool:
+    return ref.startswith(("refs/entire/", "refs/heads/entire/", "refs/remotes/origin/entire/", "refs/opensession/"))

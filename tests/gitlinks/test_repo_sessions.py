@@ -87,3 +87,21 @@ def test_entire_v2_raw_transcripts_take_their_metadata_from_main(tmp_path: Path)
     count, problems = export_stored(repo, read_refs(repo), tmp_path / "out")
     assert (count, problems) == (1, [])
     assert (tmp_path / "out" / "entire" / f"{SID['amended']}.jsonl").read_text() == raw
+
+
+def test_stored_sessions_are_copied_again_only_when_their_refs_move(
+    stored_repo: tuple[Path, str], tmp_path: Path
+) -> None:
+    from sessite.gitlinks.stored_sessions import export_repo
+
+    repo, _ = stored_repo
+    dest = tmp_path / "stored"
+    assert export_repo(repo, dest) == (2, [])
+    files = sorted(p for p in dest.rglob("*") if p.is_file())
+    stamps = [p.stat().st_mtime_ns for p in files]
+    files[0].unlink()  # not looked at while the refs stand still
+    assert export_repo(repo, dest) == (1, [])
+    git(repo, "update-ref", "-d", "refs/heads/entire/checkpoints/v1")
+    assert export_repo(repo, dest) == (1, [])
+    assert [p.name for p in dest.rglob("*") if p.is_file()] == ["subagent-0001.hail.jsonl"]
+    assert files[1].stat().st_mtime_ns == stamps[1]
