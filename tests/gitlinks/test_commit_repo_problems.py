@@ -171,3 +171,29 @@ def test_a_heredoc_the_session_ran_is_evidence_for_a_human_commit(tmp_path: Path
     build_site(tmp_path / "archive", out, repos=(repo,), cache_dir=tmp_path / "c")
     (li,) = parse_html(out / "commits" / f"{sha}.html").select("li.commit-session")
     assert (li["data-kinds"], li["data-confidence"]) == ("content", "high")
+
+
+def test_a_rebase_that_rewrote_the_printed_hash_still_links(tmp_path: Path) -> None:
+    repo = tmp_path / "shop"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, {"README.md": ["# Shop"]}, "Start", T0)
+    git(repo, "checkout", "-q", "-b", "feature")
+    t = Transcript(SID["amended"], T0 + timedelta(minutes=5))
+    t.user("Add a server")
+    t.call("w1", "toolu_w1", "Write", {"file_path": f"{t.cwd}/src/app.py", "content": "\n".join(APP) + "\n"})
+    t.result("toolu_w1", "File created")
+    printed = commit(repo, {"src/app.py": APP}, "Add the server", t.clock)
+    t.call("c1", "toolu_c1", "Bash", {"command": "git commit -m 'Add the server'"})
+    t.result("toolu_c1", f"[feature {printed[:7]}] Add the server\n 1 file changed")
+    t.write(tmp_path / "archive" / "p" / f"{t.sid}.jsonl")
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {"docs/guide.md": ["A guide for the shop owners"]}, "Guide", T0 + timedelta(hours=1))
+    git(repo, "checkout", "-q", "feature")
+    git(repo, "rebase", "-q", "main", when=T0 + timedelta(hours=2))
+    rebased = git(repo, "rev-parse", "HEAD")
+    assert rebased != printed and git(repo, "log", "-1", "--format=%s") == "Add the server"
+    out = tmp_path / "site"
+    build_site(tmp_path / "archive", out, repos=(repo,), cache_dir=tmp_path / "c")
+    (li,) = parse_html(out / "commits" / f"{rebased}.html").select("li.commit-session")
+    assert li["data-kinds"].startswith("git-commit-output (rewritten)")
