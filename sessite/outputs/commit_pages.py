@@ -274,17 +274,19 @@ def _months(facts: dict[str, CommitFacts], rows: dict[str, _SessionRow]) -> list
         m["added"] += f.commit.added
         if f.links:
             m["linked"] += 1
-        m["agent"] += round((f.share or 0) * f.commit.added)
-        for link in f.links:
-            s = rows.get(link.session)
-            if s is not None and link.share:
+        lines = round((f.share or 0) * f.commit.added)
+        m["agent"] += lines
+        weights = [(rows.get(link.session), link.lines) for link in f.links if link.lines]
+        total = sum(w for _, w in weights)
+        for s, weight in weights:  # the commit's agent lines, split between its sessions by what each wrote
+            if s is not None and lines:
                 key = s.agent + (f" ({s.models[0]})" if s.models else "")
-                m["agents"][key] = m["agents"].get(key, 0) + round(link.share * f.commit.added)
+                m["agents"][key] = m["agents"].get(key, 0) + lines * weight / total
     return [
         SimpleNamespace(
             month=k,
             share=(v["agent"] / v["added"]) if v["added"] else None,
-            agents=sorted(v["agents"].items(), key=lambda kv: -kv[1]),
+            agents=[(k, round(n)) for k, n in sorted(v["agents"].items(), key=lambda kv: -kv[1])],
             **{x: v[x] for x in ("commits", "linked", "added", "agent")},
         )
         for k, v in sorted(out.items(), reverse=True)

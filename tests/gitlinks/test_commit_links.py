@@ -115,3 +115,14 @@ def test_ref_page_links_to_the_commit_page(site: tuple[Path, dict[str, object]])
     link = parse_html(pages[0]).select_one("a.commit-page")
     assert link is not None and link["href"].endswith(f"commits/{made['own']}.html")
     assert (pages[0].parent / link["href"]).resolve().is_file()
+
+
+def test_month_figures_add_up(site: tuple[Path, dict[str, object]]) -> None:
+    out, _ = site
+    page = parse_html(out / "commits" / "shop" / "index.html")
+    for row in page.select("table.commits-months tbody tr"):
+        cells = [td.get_text(strip=True) for td in row.select("td")]
+        added, agent = int(cells[3]), int(cells[4])
+        assert 0 < agent <= added and cells[5] == f"{round(agent / added * 100)} %"
+        by_agent = sum(int(part.rsplit(":", 1)[1]) for part in cells[6].split(";") if part)
+        assert abs(by_agent - agent) <= 1, cells
