@@ -35,7 +35,14 @@ from sessite.parallel import aggregate_jobs
 from sessite.publish.writer import SiteWriter
 from sessite.render.pages import Page
 from sessite.render.renderer import Renderer
-from sessite.site.urls import commit_url, relative_root, repo_commits_url, session_commits_script_url, session_url
+from sessite.site.urls import (
+    COMMITS_INDEX_URL,
+    commit_url,
+    relative_root,
+    repo_commits_url,
+    session_commits_script_url,
+    session_url,
+)
 from sessite.site.view import SessionView
 
 FILES_PER_PAGE = 2000  # files listed on a commit's page (a vendored tree's commit stays far below 10 MB)
@@ -85,6 +92,7 @@ class CommitPages:
         by_session: dict[str, list[tuple[str, str, str, list[str], float | None]]] = {}
         pages: list[Page] = []
         done: set[str] = set()
+        listed: list[SimpleNamespace] = []
         slugs: set[str] = set()
         for path in self.config.repos:
             repo = load_repository(path, self.config.cache_dir)
@@ -113,6 +121,15 @@ class CommitPages:
                     )
             done |= shown
             pages.extend(self._repo_pages(repo, slug, facts, shown, rows))
+            listed.append(
+                SimpleNamespace(
+                    name=repo.history.name,
+                    url=repo_commits_url(slug),
+                    commits=len(facts),
+                    linked=sum(1 for f in facts.values() if f.links),
+                    pages=len(shown),
+                )
+            )
             if self.config.blame:
                 by_id = {s.id: s for s in self.sessions}
                 prefix = "" if len(slugs) == 1 else slug
@@ -122,6 +139,7 @@ class CommitPages:
                 pages.extend(blamed)
                 for line in lines:
                     problems.add(path, None, line, "git")
+        pages.append(Page(COMMITS_INDEX_URL, "commits_index.html", {"repos": listed}, ()))
         render_pages(pages, writer, renderer, problems, aggregate_jobs(self.config))
         for s in self.sessions:
             data = {"commits": [list(c) for c in by_session.get(s.id, [])]}

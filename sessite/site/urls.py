@@ -119,6 +119,7 @@ def ref_url(key: RefKey) -> str:
 # ---------------------------------------------------------------- commits (sessite/outputs/commit_pages.py)
 
 COMMITS_FOLDER = "commits"
+COMMITS_INDEX_URL = f"{COMMITS_FOLDER}/index.html"  # the repositories of --repo
 
 
 def commit_url(sha: str) -> str:

@@ -126,3 +126,16 @@ def test_month_figures_add_up(site: tuple[Path, dict[str, object]]) -> None:
         assert 0 < agent <= added and cells[5] == f"{round(agent / added * 100)} %"
         by_agent = sum(int(part.rsplit(":", 1)[1]) for part in cells[6].split(";") if part)
         assert abs(by_agent - agent) <= 1, cells
+
+
+def test_every_page_leads_to_the_repositories(site: tuple[Path, dict[str, object]]) -> None:
+    out, _ = site
+    session = out / "sessions" / f"{_session('own')}.html"
+    nav = parse_html(session).select_one("a.nav-commits")
+    assert nav is not None and (session.parent / nav["href"]).resolve() == (out / "commits" / "index.html")
+    (item,) = parse_html(out / "commits" / "index.html").select("ul.commits-repos li")
+    assert (
+        item.a["href"] == "../commits/shop/index.html"
+        and "8 commits" in item.get_text()
+        and "5 linked" in item.get_text()
+    )
