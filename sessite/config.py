@@ -19,6 +19,8 @@ so a typo never silently turns redaction off.
     templates = "theme/templates"      # folders searched before the built-in templates (--templates)
     static = "theme/static"            # folders copied over the built-in static files (--static)
     encrypt = true                     # every page encrypted under a password (--encrypt; docs/encryption.md)
+    repos = [".."]                     # git repositories whose commits link to sessions (--repo)
+    blame = ["src/**.py"]              # files of those repositories published line by line at HEAD (--blame)
 
     [[redact_patterns]]
     kind = "internal-token"
@@ -78,6 +80,8 @@ class SiteConfig:
         # estimated costs; None: the built-in estimate (insights.DEFAULT_PRICES); {}: no costs
     )
     encrypt: bool = False  # every page sealed under a password (--encrypt; pipeline/encrypt.py)
+    repos: tuple[Path, ...] = ()  # git repositories (work trees or bare) whose commits are linked to sessions (--repo)
+    blame: tuple[str, ...] = ()  # globs of files published with blame at HEAD (--blame; opt-in: it publishes code)
     extra: dict = field(default_factory=dict)
 
 
@@ -102,6 +106,8 @@ KEYS = {
     "templates": "a folder or a list of folders (relative to the settings file)",
     "static": "a folder or a list of folders (relative to the settings file)",
     "encrypt": "true or false",
+    "repos": "a git repository or a list of them (relative to the settings file)",
+    "blame": "a glob or a list of globs of repository files",
 }
 
 
@@ -189,7 +195,7 @@ def _redact_patterns(entries: Any, source: str) -> tuple[tuple[str, str], ...]:
 def _folders(data: dict[str, Any], source: str, base: Path | None) -> dict[str, Any]:
     """``templates`` and ``static``: folders, relative to the settings file, that exist."""
     out: dict[str, Any] = {}
-    for key, field_name in (("templates", "template_dirs"), ("static", "static_dirs")):
+    for key, field_name in (("templates", "template_dirs"), ("static", "static_dirs"), ("repos", "repos")):
         if key not in data:
             continue
         value = [data[key]] if isinstance(data[key], str) else data[key]
@@ -247,7 +253,7 @@ def settings_from_dict(data: dict[str, Any], source: str = CONFIG_NAME, base: Pa
         out["redact_pii"] = data["redact_pii"]
     if "pii_allow" in data:
         out["pii_allow"] = strings("pii_allow")
-    for key in ("include", "exclude", "exclude_sessions"):
+    for key in ("include", "exclude", "exclude_sessions", "blame"):
         if key in data:
             out[key] = strings(key)
     if "hide_events" in data:

@@ -223,6 +223,39 @@
     document.head.appendChild(script);
   }
 
+  // The commits linked to this session, from its script (sessite/outputs/commit_pages.py, --repo).
+  function initSessionCommits() {
+    var box = document.querySelector("[data-session-commits]");
+    if (!box) return;
+    var root = document.body.dataset.root || "";
+    window.sessiteSessionCommits = function (data) {
+      var list = (data && data.commits) || [];
+      var ol = box.querySelector("ol");
+      if (!ol || !list.length) return;
+      list.forEach(function (c) {
+        if (!/^commits\/[0-9a-f]{40}\.html$/.test(c[0] || "")) return;
+        var li = document.createElement("li");
+        var a = document.createElement("a");
+        a.href = root + c[0];
+        a.className = "session-commit";
+        var code = document.createElement("code");
+        code.textContent = c[1];
+        a.appendChild(code);
+        li.appendChild(a);
+        li.appendChild(document.createTextNode(" " + c[2] + " "));
+        var how = document.createElement("span");
+        how.className = "muted";
+        how.textContent = "(" + (c[3] || []).join(", ") + (typeof c[4] === "number" ? "; wrote " + Math.round(c[4] * 100) + " % of its lines" : "") + ")";
+        li.appendChild(how);
+        ol.appendChild(li);
+      });
+      box.hidden = false;
+    };
+    var script = document.createElement("script");
+    script.src = box.dataset.sessionCommits;
+    document.head.appendChild(script);
+  }
+
   function openTarget() {
     // Make sure a permalinked event is visible even inside closed <details>.
     var id = decodeURIComponent(location.hash.slice(1));
@@ -383,6 +416,7 @@
     initOutline();
     initStamps();
     initSessionNav();
+    initSessionCommits();
     initIndex();
     openTarget();
     window.addEventListener("hashchange", openTarget);

@@ -20,6 +20,7 @@ from sessite.cli.password import PASSWORD_ENV, password_file_option, read_passwo
 from sessite.config import (
     SiteConfig,
 )
+from sessite.gitlinks.stored_sessions import stored_dir
 from sessite.pipeline import BuildReport, build
 from sessite.pipeline.github_pages import pages_limit_warnings
 from sessite.pipeline.report import problem_lines
@@ -63,6 +64,20 @@ from sessite.publish.writer import OutputError
     help="Where incremental-build state lives (default: your cache folder; never inside the archive or the site).",
 )
 @click.option("-j", "--jobs", type=click.IntRange(0, 64), default=0, help="Worker processes (0: one per core).")
+@click.option(
+    "--repo",
+    "repos",
+    multiple=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="A git repository (work tree or bare) whose commits are linked to the sessions that made them (repeatable).",
+)
+@click.option(
+    "--blame",
+    "blame",
+    multiple=True,
+    metavar="GLOB",
+    help="With --repo: publish these files at HEAD line by line, each line linked to its commit and session turn.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Print only problems and the summary line.")
 @click.option(
     "--encrypt",
@@ -86,6 +101,8 @@ def build_command(
     clean: bool,
     cache_dir: Path | None,
     jobs: int,
+    repos: tuple[Path, ...],
+    blame: tuple[str, ...],
     quiet: bool,
     prices: dict | None = None,
     config_file: Path | None = None,
@@ -95,7 +112,10 @@ def build_command(
     password_file: Path | None = None,
 ) -> None:
     """Build a static site from ARCHIVE (a folder of session files in any supported format)."""
-    roots = archive_roots(archive, use_discover, agent_dirs)
+    if archive is None and repos and not use_discover:  # the sessions stored in the repositories alone
+        roots = [stored_dir(output, repos[0])]
+    else:
+        roots = archive_roots(archive, use_discover, agent_dirs)
     config = SiteConfig(
         archive=roots[0],
         output=output,
@@ -113,6 +133,8 @@ def build_command(
         clean=clean,
         cache_dir=cache_dir,
         jobs=jobs,
+        repos=tuple(repos),
+        blame=tuple(blame),
     )
     if encrypt:
         config = replace(config, encrypt=True)

@@ -182,6 +182,8 @@ def with_config_file(
         "template_dirs": "template_dirs",
         "static_dirs": "static_dirs",
         "encrypt": "encrypt",
+        "repos": "repos",
+        "blame": "blame",
     }
     try:
         path = config_file or find_config_file(archive)

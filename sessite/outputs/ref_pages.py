@@ -11,6 +11,7 @@ directory's ref URLs: each of those becomes a small page that forwards to the jo
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import SimpleNamespace
@@ -36,7 +37,7 @@ from sessite.publish.writer import SiteWriter
 from sessite.render.pages import Page
 from sessite.render.reflinks import ref_kind_label, ref_label, ref_title
 from sessite.render.renderer import Renderer
-from sessite.site.urls import REFS_INDEX_URL, ref_url, repo_refs_url, session_url
+from sessite.site.urls import COMMITS_FOLDER, REFS_INDEX_URL, commit_url, ref_url, repo_refs_url, session_url
 from sessite.site.view import SessionView
 
 INDEX_OPEN_LIMIT = 300  # refs in the archive up to which the index shows every repository open
@@ -291,6 +292,7 @@ class GitRefsIndex:
             by_repo.setdefault(repo, [])
         repos = sorted(by_repo, key=lambda r: (not r.known, r.label(host).lower(), r.path))
 
+        self.commit_shas = commit_pages_written(writer)
         pages = [self._ref_page(data) for data in self.refs.values()]
         index_rows = []
         for repo in repos:
@@ -402,6 +404,16 @@ class GitRefsIndex:
             repo_refs_url(repo), "refs_repo.html", {"group": info, "sessions": sessions}, tuple(sorted(session_ids))
         )
 
+    def _commit_pages(self, data: _RefData) -> list[str]:
+        """The commit pages (``commits/<sha>.html``) of the commits this ref's names abbreviate."""
+        found: dict[str, None] = {}
+        for name in data.names:
+            at = bisect.bisect_left(self.commit_shas, name)
+            while at < len(self.commit_shas) and self.commit_shas[at].startswith(name):
+                found[commit_url(self.commit_shas[at])] = None
+                at += 1
+        return list(found)
+
     def _sessions_rows(self, ids: set[str]) -> list[_SessionInfo]:
         """Latest first (the order planned once for all sessions)."""
         return [self.sessions[s] for s in sorted(ids, key=self.order.__getitem__)]
@@ -432,6 +444,7 @@ class GitRefsIndex:
                 name=facts.full,
                 label=facts.label,
                 shas=sorted(n for n in data.names if len(n) == 40) if key.kind == "commit" else [],
+                commit_pages=self._commit_pages(data) if key.kind == "commit" else [],
                 forge=facts.forge,
                 title=facts.title,
                 subject=facts.subject,
@@ -441,6 +454,16 @@ class GitRefsIndex:
             "related": related,
         }
         return Page(facts.url, "ref.html", context, tuple(sorted(data.sessions)))
+
+
+def commit_pages_written(writer: SiteWriter) -> list[str]:
+    """The full shas of the commit pages this build wrote (``outputs/commit_pages.py`` runs first), sorted."""
+    prefix = COMMITS_FOLDER + "/"
+    return sorted(
+        url[len(prefix) : -5]
+        for url in writer.written
+        if url.startswith(prefix) and url.endswith(".html") and len(url) == len(prefix) + 45
+    )
 
 
 def _session_order(info: _SessionInfo) -> tuple[bool, float, str, str]:

@@ -15,7 +15,9 @@ from typing import Any
 from sessite.analyze.insights import SessionFigures
 from sessite.analyze.session import SessionSummary
 from sessite.config import SiteConfig
+from sessite.gitlinks.evidence import SessionEvidence
 from sessite.outputs.aggregate import Aggregate
+from sessite.outputs.commit_pages import CommitPages
 from sessite.outputs.downloads import session_exports, session_markdown_twin, session_single_file
 from sessite.outputs.feed import FeedAndSitemap
 from sessite.outputs.home import SessionIndex
@@ -37,6 +39,7 @@ DEFAULT_AGGREGATES: tuple[AggregateFactory, ...] = (
     # index.html (with its summary), insights.html, insights/<project>.html, insights/projects.html, 404.html
     SessionIndex,
     SearchIndex,  # search/: lunr index chunks, snippets and search.html
+    CommitPages,  # commits/ (with --repo): a page per linked commit, each repository's commits; before refs/
     GitRefsIndex,  # refs/: one page per repository and per branch, commit, issue, tag
     FeedAndSitemap,  # sitemap.xml, feed.xml (only with a base URL)
     ProjectNeighbours,  # insights/<project>.sessions.js: previous/next session on a session page
@@ -70,4 +73,5 @@ def _items_match(config: SiteConfig) -> None:
     neighbours: Aggregate[NeighbourItem | None] = ProjectNeighbours(config)
     llms: Aggregate[SessionSummary] = LlmsTxt(config)
     robots: Aggregate[None] = RobotsTxt(config)
-    del index, search, refs, feed, neighbours, llms, robots
+    commits: Aggregate[SessionEvidence | None] = CommitPages(config)
+    del index, search, refs, feed, neighbours, llms, robots, commits

@@ -27,6 +27,7 @@ def site_globals(config: SiteConfig) -> dict[str, Any]:
         "prices": config.prices,
         "exports": config.exports,
         "search_engines": config.search_engines,
+        "commits": bool(config.repos),  # session pages list their commits (sessite/outputs/commit_pages.py)
     }
 
 

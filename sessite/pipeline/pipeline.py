@@ -24,6 +24,8 @@ from sessite.analyze.filenames import reserved_on_windows
 from sessite.analyze.redact import Redactor
 from sessite.analyze.session import SessionSummary
 from sessite.config import SiteConfig
+from sessite.gitlinks.repository import repo_state
+from sessite.gitlinks.stored_sessions import export_repo, stored_dir
 from sessite.model import Problems
 from sessite.outputs.aggregate import Aggregate
 from sessite.outputs.registry import DEFAULT_AGGREGATES, AggregateFactory, aggregate_names
@@ -148,6 +150,7 @@ class _BuildRun:
     skipped: str = ""  # the folders discovery did not enter and why (DiscoveryResult.skipped)
     vault: SiteVault | None = None  # --encrypt: the site key and its keyring
     unlock_pages: dict[tuple[tuple[str, ...], str], str] = field(default_factory=dict)  # made once per depth
+    repos_state: str = ""  # the --repo repositories' ref tips: a new commit rewrites the aggregates
 
     def __post_init__(self) -> None:
         self.new = BuildCache(key=build_cache.cache_key(), theme=self.theme)
@@ -163,9 +166,19 @@ class _BuildRun:
             raise ValueError("build() needs an output folder")
         output = config.output.resolve()
         roots = planning.build_roots(config)
+        stored_problems: list[tuple[Path, str]] = []
+        for repo in config.repos:  # sessions kept inside the repositories (Entire, opensession)
+            dest = stored_dir(output, repo)
+            count, lines = export_repo(repo, dest)
+            stored_problems.extend((repo, line) for line in lines)
+            if count and dest.resolve() not in roots:
+                roots.append(dest.resolve())
+        roots = [root for root in roots if root.exists()] or roots
         for root in roots:
             check_output(root, output)
         problems = Problems(planning.common_root(roots), Redactor.scrub_for(config))
+        for repo, line in stored_problems:
+            problems.add(repo, None, line, "git")
         found = discover(
             roots[0] if len(roots) == 1 else roots, problems, include=config.include, exclude=config.exclude
         )
@@ -200,6 +213,7 @@ class _BuildRun:
             factories,
             skipped=found.skipped,
             vault=vault,
+            repos_state="".join(repo_state(path) for path in config.repos),
         )
 
     # ---- which aggregates
@@ -213,7 +227,9 @@ class _BuildRun:
             not unchanged
             or old is None
             or any(
-                not planning.aggregate_current(old, name, planning.aggregate_fingerprint(self.theme, plan), writer)
+                not planning.aggregate_current(
+                    old, name, planning.aggregate_fingerprint(self.theme + self.repos_state, plan), writer
+                )
                 for name in self.names
             )
         )
@@ -225,7 +241,7 @@ class _BuildRun:
                 if n in defer and n in old.aggregates and planning.aggregate_published(old, n, writer)
             }
         active = [
-            (name, factory(self.config))
+            (name, factory(replace(self.config, cache_dir=self.cache_dir)))  # the cache folder this build uses
             for factory, name in zip(self.factories, self.names)
             if rewrite and name not in deferred
         ]
@@ -385,7 +401,7 @@ class _BuildRun:
     def write_aggregates(self, writer: SiteWriter, aggregates: _Aggregates) -> None:
         """Write the active aggregates; keep the files of the others (deferred ones are marked stale)."""
         fingerprint = planning.aggregate_fingerprint(
-            self.theme, [((key, None), rec) for key, rec in self.new.sources.items()]
+            self.theme + self.repos_state, [((key, None), rec) for key, rec in self.new.sources.items()]
         )
         if aggregates.active:
             renderer = self.context.renderer()

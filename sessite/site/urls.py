@@ -162,3 +162,35 @@ def repo_refs_url(repo: Repo) -> str:
 def ref_url(key: RefKey) -> str:
     """A ref's page: ``refs/<repository>/<kind>/<name>.html``."""
     return _site(f"refs/{key.repo.slug}/{key.kind}/{key.slug}.html", ".html")
+
+
+# ---------------------------------------------------------------- commits (sessite/outputs/commit_pages.py)
+
+COMMITS_FOLDER = "commits"
+COMMITS_INDEX_URL = f"{COMMITS_FOLDER}/index.html"  # the repositories of --repo
+
+
+def commit_url(sha: str) -> str:
+    """A commit's page, by its full sha: a URL a pull-request bot or a ``git log`` alias can build."""
+    return _site(f"{COMMITS_FOLDER}/{sha}.html", ".html")
+
+
+def repo_commits_url(slug: str, page: int = 1) -> str:
+    """A repository's commits, newest first, ``page`` of them (1: ``index.html``)."""
+    plain = f"{COMMITS_FOLDER}/{slug}/index.html" if page <= 1 else f"{COMMITS_FOLDER}/{slug}/page-{page}.html"
+    return _site(plain, ".html")
+
+
+def session_commits_script_url(session_id: str) -> str:
+    """The script a session page loads to list the commits linked to it."""
+    return _site(f"{COMMITS_FOLDER}/sessions/{session_id}.js", ".js")
+
+
+_BLAME_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def blame_url(path: str, repo: str = "") -> str:
+    """A file's blame at HEAD: ``blame/<path>.html`` (``blame/<repo>/<path>.html`` for a second repository)."""
+    parts = [_BLAME_UNSAFE.sub("-", p).strip("-") or "-" for p in path.split("/") if p not in ("", ".", "..")]
+    parts = [p if p not in (".", "..") else "-" for p in parts]
+    return _site("/".join(["blame", *([repo] if repo else []), *parts]) + ".html", ".html")

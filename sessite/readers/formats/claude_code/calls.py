@@ -123,6 +123,10 @@ def _use_result_facts(
         diff = _result_diff(path, extra, name, call.args if call else None)
         if diff and not (call and t.events[call.position].diff == diff):
             spec["diff"] = diff
+    operation = extra.get("gitOperation")
+    commit = operation.get("commit") if isinstance(operation, dict) else None
+    if isinstance(commit, dict) and isinstance(commit.get("sha"), str) and commit["sha"].strip():
+        meta["gitCommit"] = commit["sha"].strip()[:40]  # the commit this call made (Claude Code ≥ 2.1.181)
     agent_id = text_of(extra.get("agentId"))
     if agent_id and call_id:
         t.agent_links.setdefault(agent_id, call_id)
