@@ -426,9 +426,9 @@ def test_each_session_page_has_its_exports_beside_it(exported_site, tmp_path):
         stem = page.name[: -len(".html")]
         for suffix in SITE_SUFFIXES:
             assert (site / "sessions" / f"{stem}{suffix}").is_file(), stem + suffix
-        assert (
-            not list((site / "sessions").glob(f"{stem}.*.json")) and not (site / "sessions" / f"{stem}.md").exists()
-        )  # only compressed
+        assert not list((site / "sessions").glob(f"{stem}.*.json"))  # the downloads: only compressed
+        twin = (site / "sessions" / f"{stem}.md").read_bytes()  # the Markdown twin agents read (llms.txt)
+        assert twin == gzip.decompress((site / "sessions" / f"{stem}.md.gz").read_bytes())
         plain = tmp_path / f"{stem}.hail.jsonl"
         plain.write_bytes(gzip.decompress((site / "sessions" / f"{stem}.hail.jsonl.gz").read_bytes()))
         back = _read_clean(plain)

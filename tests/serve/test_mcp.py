@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import re
 import shutil
@@ -101,7 +102,7 @@ def run_client(archive: Path, site: Path, calls: list[tuple[str, dict]], extra: 
                 answers.append((result.is_error, text if result.is_error else json.loads(text)))
             return tools.tools, answers
 
-    return asyncio.run(go())
+    return _run(go())
 
 
 def test_every_tool_over_stdio(archive, tmp_path):
@@ -220,7 +221,7 @@ def test_the_documented_settings_start_the_server(archive, tmp_path):
             return [t.name for t in (await session.list_tools()).tools]
 
     for command, args in lines:
-        assert "search" in asyncio.run(start(command, args))
+        assert "search" in _run(start(command, args))
 
 
 def test_without_the_sdk_one_line_says_how_to_install(archive):
@@ -260,3 +261,10 @@ def test_a_call_after_a_while_builds_the_archive_again(archive, tmp_path, monkey
         time.sleep(0.1)
     assert tools.invoke("list_sessions", {})["total"] == 3
     assert tools.invoke("search", {"query": "late arrival"})["total"] == 1
+
+
+def _run(coroutine):
+    """``asyncio.run`` in a thread of its own: a browser test earlier in the same run (Playwright's
+    sync API) can leave an event loop running in this one, where ``asyncio.run`` refuses to start."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
