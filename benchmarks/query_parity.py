@@ -42,7 +42,9 @@ def _theirs(r: dict) -> tuple:
 
 
 def main(site: Path) -> int:
-    answer = run_node("node", {"op": "query", "site": str(site), "queries": QUERIES, "top": 100_000}, timeout=900)
+    answer = run_node(
+        "node", {"op": "query", "filters": True, "site": str(site), "queries": QUERIES, "top": 100_000}, timeout=900
+    )
     index = SearchIndex(lambda url: (site / url).read_bytes() if (site / url).is_file() else None)
     differ, total, groups = 0, 0, dict.fromkeys(("whole", "apart", "partial"), 0)
     for query, browser in zip(QUERIES, answer["results"]):

@@ -1,7 +1,7 @@
 /* Node side of the search tests: runs the vendored lunr.js and static/search-core.js
    on a built site's index files. Reads one JSON request on stdin, writes one JSON answer.
 
-   {"op": "query", "site": DIR, "queries": [...], "monolithic": FILE?, "top": 10, "patch": true}
+   {"op": "query", "site": DIR, "queries": [...], "monolithic": FILE?, "top": 10, "patch": true, "filters": false}
    {"op": "tokens", "texts": [...]}
    {"op": "stem", "words": [...]}          -> lunr.js stems and stop-word flags
    {"op": "load", "index": FILE, "patch": false, "terms": [...]}  -> load a serialized index, look terms up
@@ -78,8 +78,8 @@ function opQuery(req) {
     const t0 = now();
     const found = core.run(words, plan.chunks, site.meta.fields);
     const ms = now() - t0;
-    // Typed filters, as the results page applies them (after ranking).
-    const typed = core.syntax(q).filters.map((f) => core.filterTest(f, site.meta, site.facts()));
+    // With "filters": typed filters, as the results page applies them (after ranking).
+    const typed = req.filters ? core.syntax(q).filters.map((f) => core.filterTest(f, site.meta, site.facts())) : [];
     const results = found.results.filter((r) => typed.every((keep) => keep(r.ref)));
     const item = {
       query: q,

@@ -35,7 +35,7 @@ def _index(site: Path) -> SearchIndex:
 
 
 def test_ranking_and_events_equal_the_browsers(site, node):
-    answer = run_node(node, {"op": "query", "site": str(site), "queries": QUERIES, "top": 20})
+    answer = run_node(node, {"op": "query", "filters": True, "site": str(site), "queries": QUERIES, "top": 20})
     index = _index(site)
     found, groups = 0, set()
     for query, browser in zip(QUERIES, answer["results"]):
