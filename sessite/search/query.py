@@ -20,10 +20,10 @@ from typing import Any
 
 from sessite.search.item import unpacked
 from sessite.search.query_words import Filter, Syntax, Word, filter_test, parse_query, syntax
-from sessite.search.ranking import Hit, Ranking
+from sessite.search.ranking import Hit, Nearest, Ranking, nearest
 from sessite.search.terms import utf16_key
 
-__all__ = ["Filter", "Hit", "SearchIndex", "Syntax", "Word", "parse_query", "syntax"]
+__all__ = ["Filter", "Hit", "Nearest", "SearchIndex", "Syntax", "Word", "parse_query", "syntax"]
 
 MAX_PREFIX_CHUNKS = 6  # a prefix spanning more chunks than this is matched exactly only
 MAX_EXPANSIONS = 100  # ... and so is one that expands to more terms than this
@@ -111,9 +111,8 @@ class SearchIndex:
             ids.update(range(lo, hi + 1))
         return sorted(ids)
 
-    def ranked(self, words: list[Word]) -> list[Hit]:
-        """search-core.js's ``run``: the sessions holding the words, grouped and best first."""
-        chunks = self._plan(words)  # first: a prefix spanning too many chunks is matched whole only
+    def _ranked(self, words: list[Word], chunks: list[int]) -> list[Hit]:
+        """search-core.js's ``search`` on the index ``serialize`` builds: grouped, best first."""
         if not chunks or not any(not w.exclude for w in words):
             return []
         wanted = _wanted_by(words)
@@ -133,11 +132,18 @@ class SearchIndex:
         entries.sort(key=lambda e: utf16_key(e[0]))
         return Ranking(words, entries, self.fields).hits()
 
-    def search(self, query: str) -> list[Hit]:
-        """The results ``search.html`` lists for ``query``: ranked, then its typed filters applied."""
-        hits = self.ranked(parse_query(query))
+    def run(self, query: str) -> tuple[list[Hit], list[Nearest]]:
+        """The results ``search.html`` lists for ``query`` (ranked, then its typed filters applied)
+        and, when the words found nothing, the index terms nearest the words it lacks."""
+        words = parse_query(query)
+        chunks = self._plan(words)  # first: a prefix spanning too many chunks is matched whole only
+        hits = self._ranked(words, chunks)
+        near = [] if hits else nearest(words, [e for n in chunks for e in self.chunk(n)])
         tests = [filter_test(f, self.meta, self.facts()) for f in syntax(query).filters]
-        return [h for h in hits if all(test(h.doc) for test in tests)]
+        return [h for h in hits if all(test(h.doc) for test in tests)], near
+
+    def search(self, query: str) -> list[Hit]:
+        return self.run(query)[0]
 
 
 def _registered(data: bytes | None, kind: str) -> dict[str, Any] | None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sessite.search.query_words import Word
+from sessite.search.terms import utf16_key
 
 MAX_PARTIAL = 200  # results with some of the words kept (the best)
 MORE_EVENTS = 2  # events a result shows besides its own, for words its own lacks
@@ -25,6 +26,9 @@ SHARE = (0.0, 0.4, 0.5, 0.9, 1.0)  # of a term's weight, by how it matched
 PAIR_SHARE, FILLER_SHARE = 0.3, 0.2  # a two-word identifier guess, a question's filler: a little
 WHOLE, APART_ONLY, PARTIAL = 0, 1, 2
 MATCHES = ("whole", "apart", "partial")
+MAX_EDITS, NEAREST = 2, 3  # "no results" names up to 3 index terms within 2 edits of a word
+
+Nearest = tuple[str, list[str]]  # a word the index lacks, the index terms nearest it
 
 
 @dataclass(frozen=True)
@@ -259,3 +263,34 @@ class Ranking:
             else:
                 break
         return chain
+
+
+def nearest(words: list[Word], entries: list[list[Any]]) -> list[Nearest]:
+    """search-core.js's ``nearest``: per sought word no term of these chunks matches, up to NEAREST
+    terms within MAX_EDITS edits of it (the closest, then the most used)."""
+    out: list[Nearest] = []
+    for w in words:
+        if w.exclude or w.optional:
+            continue
+        found, known = [], False
+        for entry in entries:
+            term = entry[0]
+            known = known or term == w.exact or term in w.alts or (w.prefix and term.startswith(w.text))
+            if term == w.exact or abs(len(term) - len(w.exact)) > MAX_EDITS:
+                continue
+            d = _distance(term, w.exact)
+            if d <= MAX_EDITS:
+                found.append((d, -(len(entry[1] or []) + len(entry[3] or [])), utf16_key(term), term))
+        if found and not known:
+            out.append((w.text, [f[3] for f in sorted(found)[:NEAREST]]))
+    return out
+
+
+def _distance(a: str, b: str) -> int:
+    """Edit distance of two short strings (a query word and an index term)."""
+    row = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        diagonal, row[0] = row[0], i
+        for j in range(1, len(b) + 1):
+            diagonal, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1]))
+    return row[len(b)]

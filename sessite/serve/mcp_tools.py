@@ -149,7 +149,8 @@ def search(
     in_order = len(entries) == index.count  # session n of the index is the catalog's n-th (build order)
     keep = summary_filter(agent, project, since, until, tool)
     hits = []
-    for hit in index.search(query):
+    found, near = index.run(query)
+    for hit in found:
         if (agent and index.agent_of(hit.doc) != agent) or (project and index.project_of(hit.doc) != project):
             continue
         if in_order and not keep(entries[hit.doc].summary):
@@ -184,7 +185,10 @@ def search(
                 "matched_terms": list(hit.terms[:10]),
             }
         )
-    return {"query": query, **_page("search", len(hits), offset, limit), "every_word": every, "results": results}
+    out = {"query": query, **_page("search", len(hits), offset, limit), "every_word": every, "results": results}
+    if near:  # no session holds the words: the index's nearest terms, as the search page offers them
+        out["nearest"] = [{"word": word, "terms": terms} for word, terms in near]
+    return out
 
 
 def list_sessions(

@@ -20,6 +20,8 @@ QUERIES = [
     # filters (agent/project from meta.js, model/tool/days from facts.js)
     "test agent:codex", "file project:WEB", "error tool:bash after:2026-01", "test model:opus", "file before:2025",
     "test after:2026-02-07 before:2026-03", "test after:soon", "agent:cline", "test tool:nosuchtool",
+    # typos: no result, the nearest index terms instead
+    "pytset failng", "confg", "readmee -test", "amounst",
 ]  # fmt: skip
 
 
@@ -37,10 +39,12 @@ def _index(site: Path) -> SearchIndex:
 def test_ranking_and_events_equal_the_browsers(site, node):
     answer = run_node(node, {"op": "query", "filters": True, "site": str(site), "queries": QUERIES, "top": 20})
     index = _index(site)
-    found, groups = 0, set()
+    found, groups, suggested = 0, set(), 0
     for query, browser in zip(QUERIES, answer["results"]):
-        hits = index.search(query)
+        hits, near = index.run(query)
         assert len(hits) == browser["total"], query
+        assert near == [(n["word"], n["terms"]) for n in browser["nearest"]], query
+        suggested += len(near)
         assert [_shown(h) for h in hits[:20]] == [
             (
                 r["ref"],
@@ -55,6 +59,7 @@ def test_ranking_and_events_equal_the_browsers(site, node):
         found += len(hits)
         groups.update(h.match for h in hits)
     assert found > 80  # the queries do find sessions
+    assert suggested >= 3  # and typos get index terms to try
     assert groups == {"whole", "partial"}  # both groups are compared (the example has no apart-only match)
 
 

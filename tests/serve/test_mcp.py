@@ -124,6 +124,7 @@ def test_every_tool_over_stdio(archive, tmp_path):
             ("search", {"query": "fix agent:Claude after:2026-10-03 tool:bash"}),
             ("search", {"query": "fix before:2026-10-01"}),
             ("search", {"query": "agent:claude-code"}),
+            ("search", {"query": "roundin"}),
         ],
     )
     names = [t.name for t in tools]
@@ -131,7 +132,7 @@ def test_every_tool_over_stdio(archive, tmp_path):
     assert all(t.annotations.read_only_hint for t in tools)
     assert tools[0].input_schema["required"] == ["query"]
     listed, rounding, pagination, first_page, problems, refs, missing, bad_cursor = answers[:8]
-    some, excluded, phrase, filtered, before, no_word = (a for _, a in answers[8:])
+    some, excluded, phrase, filtered, before, no_word, typo = (a for _, a in answers[8:])
 
     # exclude_sessions: the excluded session is in no answer
     ids = [s["id"] for s in listed[1]["sessions"]]
@@ -150,6 +151,7 @@ def test_every_tool_over_stdio(archive, tmp_path):
     assert [r["session"] for r in filtered["results"]] == [f"claude_code-{SID[2]}"]  # started 2026-10-03
     assert [r["session"] for r in before["results"]] == [f"claude_code-{SID[0]}"]  # started 2026-10-01
     assert no_word["total"] == 0 and "no word" in no_word["note"]
+    assert typo["total"] == 0 and typo["nearest"][0]["word"] == "roundin" and "round" in typo["nearest"][0]["terms"]
 
     # paged: 239 events do not fit one reply; the first page carries the summary, a cursor goes on
     page = first_page[1]
