@@ -253,44 +253,13 @@
 
     function filtered() {
       var agent = form.elements.agent.value, project = form.elements.project.value;
-      var typed = parsed.filters.map(typedFilter);
+      var typed = parsed.filters.map(function (f) { return core.filterTest(f, meta, registry.facts); });
       if (!agent && !project && !typed.length) return results;
       var a = agent ? meta.agents.indexOf(agent) : -1, pr = project ? meta.projects.indexOf(project) : -1;
       return results.filter(function (r) {
         return (!agent || meta.docs[2 * r.ref] === a) && (!project || meta.docs[2 * r.ref + 1] === pr) &&
           typed.every(function (keep) { return keep(r.ref); });
       });
-    }
-
-    /* Names of a list that a typed filter value means: the same name (any case), else those containing it. */
-    function named(names, value) {
-      var low = value.toLowerCase(), same = [], holding = [];
-      names.forEach(function (name, n) {
-        var l = String(name).toLowerCase();
-        if (l === low) same.push(n); else if (l.indexOf(low) >= 0) holding.push(n);
-      });
-      return same.length ? same : holding;
-    }
-
-    /* A typed filter (agent:codex, tool:Bash, after:2026-03-01) as a test of a session number. */
-    function typedFilter(f) {
-      var facts = registry.facts, value = f.value;
-      if (f.key === "agent" || f.key === "project") {
-        var wanted = named(f.key === "agent" ? meta.agents : meta.projects, value), slot = f.key === "agent" ? 0 : 1;
-        return function (ref) { return wanted.indexOf(meta.docs[2 * ref + slot]) >= 0; };
-      }
-      if (!facts) return function () { return false; }; // its facts could not load: nothing passes unchecked
-      if (f.key === "model" || f.key === "tool") {
-        var names = named(f.key === "model" ? facts.models : facts.tools, value), lists = f.key === "model" ? facts.m : facts.t;
-        return function (ref) { return (lists[ref] || []).some(function (n) { return names.indexOf(n) >= 0; }); };
-      }
-      // after:/before: a day, a month or a year, compared with the session's start day
-      var day = /^\d{4}(-\d{2}){0,2}$/.test(value) ? value : "";
-      return function (ref) {
-        var start = facts.days[ref] || "";
-        if (!day || !start) return false;
-        return f.key === "after" ? start.slice(0, day.length) >= day : start.slice(0, day.length) <= day;
-      };
     }
 
     /* The query without one of its parts (a chip's remove button, "search without"), or with

@@ -1,7 +1,7 @@
 /* Node side of the search tests: runs the vendored lunr.js and static/search-core.js
    on a built site's index files. Reads one JSON request on stdin, writes one JSON answer.
 
-   {"op": "query", "site": DIR, "queries": [...], "monolithic": FILE?, "top": 10, "patch": true}
+   {"op": "query", "site": DIR, "queries": [...], "monolithic": FILE?, "top": 10, "patch": true, "filters": false}
    {"op": "tokens", "texts": [...]}
    {"op": "stem", "words": [...]}          -> lunr.js stems and stop-word flags
    {"op": "load", "index": FILE, "patch": false, "terms": [...]}  -> load a serialized index, look terms up
@@ -30,13 +30,14 @@ function loadSiteFile(file, sink) {
 }
 
 function siteLoader(site, core) {
-  let meta = null;
+  let meta = null, facts;
   const loaded = new Set();
   const bytes = { meta: 0, chunks: 0 };
   const sink = {
     meta: (m) => { meta = m; },
     chunk: (id, entries) => core.addChunk(id, typeof entries === "string" ? inflateNow(entries) : entries),
     frag: () => {},
+    facts: (f) => { facts = f; },
   };
   const metaFile = path.join(site, "search", "meta.js");
   loadSiteFile(metaFile, sink);
@@ -44,6 +45,11 @@ function siteLoader(site, core) {
   return {
     meta,
     bytes,
+    facts() {
+      const file = path.join(site, "search", "facts.js");
+      if (facts === undefined) { facts = null; if (fs.existsSync(file)) loadSiteFile(file, sink); }
+      return facts;
+    },
     ensure(ids) {
       ids.forEach((id) => {
         if (loaded.has(id)) return;
@@ -71,8 +77,10 @@ function opQuery(req) {
     site.ensure(plan.chunks);
     const t0 = now();
     const found = core.run(words, plan.chunks, site.meta.fields);
-    const results = found.results;
     const ms = now() - t0;
+    // With "filters": typed filters, as the results page applies them (after ranking).
+    const typed = req.filters ? core.syntax(q).filters.map((f) => core.filterTest(f, site.meta, site.facts())) : [];
+    const results = found.results.filter((r) => typed.every((keep) => keep(r.ref)));
     const item = {
       query: q,
       words: words.map((w) => [w.text, w.exact, w.prefix]),
@@ -80,7 +88,8 @@ function opQuery(req) {
       broad: found.broad,
       total: results.length,
       ms,
-      top: results.slice(0, top).map((r) => ({ ref: r.ref, score: r.score, ev: r.ev, terms: r.terms, match: r.match })),
+      top: results.slice(0, top).map((r) => ({ ref: r.ref, score: r.score, ev: r.ev, terms: r.terms, match: r.match, also: r.also })),
+      nearest: found.nearest || [],
     };
     if (mono) item.mono = core.search(mono, words).slice(0, top).map((r) => ({ ref: r.ref, score: r.score }));
     out.push(item);

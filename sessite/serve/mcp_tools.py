@@ -27,7 +27,7 @@ from typing import Any
 from sessite.analyze.session import SessionSummary
 from sessite.config import SiteConfig
 from sessite.model import Event
-from sessite.search.query import SearchIndex
+from sessite.search.query import SearchIndex, parse_query
 from sessite.serve.agent_tools import refs_get, refs_list, sessions_list, summary_filter
 from sessite.serve.catalog import Catalog
 from sessite.serve.rpc import Param, Registry, Tool, ToolError
@@ -139,7 +139,9 @@ def search(
     limit: int,
     cursor: str | None,
 ) -> dict[str, Any]:
-    """The site's search: every session holding each word, ranked as search.html ranks."""
+    """The site's search, with its box's syntax ("a phrase", -word, agent:/project:/model:/tool:/
+    after:/before:), ranked and grouped as search.html ranks: sessions matching every word first
+    (``every_word`` says how many of them there are), then those holding some of the words."""
     offset = decode_cursor("search", cursor)
     index = archive.index()
     entries = archive.catalog.entries()
@@ -147,12 +149,17 @@ def search(
     in_order = len(entries) == index.count  # session n of the index is the catalog's n-th (build order)
     keep = summary_filter(agent, project, since, until, tool)
     hits = []
-    for hit in index.search(query):
+    found, near = index.run(query)
+    for hit in found:
         if (agent and index.agent_of(hit.doc) != agent) or (project and index.project_of(hit.doc) != project):
             continue
         if in_order and not keep(entries[hit.doc].summary):
             continue
         hits.append(hit)
+    if not parse_query(query):
+        note = "no word to look for (stop words and filters alone find nothing; list_sessions filters sessions)"
+        return {"query": query, **_page("search", 0, 0, limit), "every_word": 0, "results": [], "note": note}
+    every = sum(1 for hit in hits if hit.every_word)  # they come first
     results = []
     for hit in hits[offset : offset + limit]:
         head, entry = index.snippet(hit.doc, hit.event)
@@ -170,6 +177,7 @@ def search(
                 "project": summary.project,
                 "started": iso(summary.started),
                 "score": round(hit.score, 4),
+                "every_word": hit.every_word,
                 "event": anchor or None,
                 "kind": entry[1] if entry else "session",
                 "url": f"{page}#{anchor}" if anchor else session_url(summary.id),
@@ -177,7 +185,10 @@ def search(
                 "matched_terms": list(hit.terms[:10]),
             }
         )
-    return {"query": query, **_page("search", len(hits), offset, limit), "results": results}
+    out = {"query": query, **_page("search", len(hits), offset, limit), "every_word": every, "results": results}
+    if near:  # no session holds the words: the index's nearest terms, as the search page offers them
+        out["nearest"] = [{"word": word, "terms": terms} for word, terms in near]
+    return out
 
 
 def list_sessions(
@@ -295,10 +306,19 @@ _FILTERS = (
 TOOLS: tuple[tuple[str, str, tuple[Param, ...], Callable[..., Any]], ...] = (
     (
         "search",
-        "Full-text search of the archive's sessions, ranked as the site's search page ranks them; "
-        "each result names the session, the event it is found at (anchor and site URL) and a snippet",
+        "Full-text search of the archive's sessions, ranked as the site's search page ranks them: "
+        "sessions matching every word first (every_word: how many; each result says), then those with "
+        "some of the words; each result names the session, the event it is found at (anchor and site "
+        "URL) and a snippet",
         (
-            Param("query", "string", "words to find (every word must match)", required=True),
+            Param(
+                "query",
+                "string",
+                'words to find, as in the site\'s search box: "a phrase" (its words required), -word or '
+                '-"a phrase" (left out), agent:NAME, project:NAME, model:NAME, tool:NAME (a part of the '
+                "name will do), after:DAY, before:DAY (YYYY, YYYY-MM or YYYY-MM-DD)",
+                required=True,
+            ),
             *_FILTERS,
             Param("limit", "integer", "results per page", default=10, minimum=1, maximum=50),
             _CURSOR,

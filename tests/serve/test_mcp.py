@@ -118,13 +118,22 @@ def test_every_tool_over_stdio(archive, tmp_path):
             ("list_refs", {}),
             ("read_session", {"id": "nope"}),
             ("search", {"query": "cart", "cursor": "bogus"}),
+            # the search box's syntax: some of the words, exclusions, phrases, filters
+            ("search", {"query": "cart pagination"}),
+            ("search", {"query": "cart -rounding"}),
+            ("search", {"query": '"fix the cart"'}),
+            ("search", {"query": "fix agent:Claude after:2026-10-03 tool:bash"}),
+            ("search", {"query": "fix before:2026-10-01"}),
+            ("search", {"query": "agent:claude-code"}),
+            ("search", {"query": "roundin"}),
         ],
     )
     names = [t.name for t in tools]
     assert names == ["search", "list_sessions", "read_session", "problems", "list_refs", "get_ref"]
     assert all(t.annotations.read_only_hint for t in tools)
     assert tools[0].input_schema["required"] == ["query"]
-    listed, rounding, pagination, first_page, problems, refs, missing, bad_cursor = answers
+    listed, rounding, pagination, first_page, problems, refs, missing, bad_cursor = answers[:8]
+    some, excluded, phrase, filtered, before, no_word, typo = (a for _, a in answers[8:])
 
     # exclude_sessions: the excluded session is in no answer
     ids = [s["id"] for s in listed[1]["sessions"]]
@@ -132,6 +141,18 @@ def test_every_tool_over_stdio(archive, tmp_path):
     assert rounding[1]["total"] == 1 and rounding[1]["results"][0]["session"] == f"claude_code-{SID[0]}"
     assert pagination[1]["results"][0]["session"] == f"claude_code-{SID[2]}"
     assert pagination[1]["results"][0]["url"].startswith("sessions/")
+    assert rounding[1]["every_word"] == 1 and rounding[1]["results"][0]["every_word"] is True
+
+    # as on the site: sessions with some of the words, after those with all of them (none here)
+    assert some["total"] == 2 and some["every_word"] == 0
+    assert {r["session"] for r in some["results"]} == {f"claude_code-{SID[n]}" for n in (0, 2)}
+    assert [r["every_word"] for r in some["results"]] == [False, False]
+    assert excluded["total"] == 0 and excluded["results"] == []
+    assert [r["session"] for r in phrase["results"]] == [f"claude_code-{SID[0]}"]
+    assert [r["session"] for r in filtered["results"]] == [f"claude_code-{SID[2]}"]  # started 2026-10-03
+    assert [r["session"] for r in before["results"]] == [f"claude_code-{SID[0]}"]  # started 2026-10-01
+    assert no_word["total"] == 0 and "no word" in no_word["note"]
+    assert typo["total"] == 0 and typo["nearest"][0]["word"] == "roundin" and "round" in typo["nearest"][0]["terms"]
 
     # paged: 239 events do not fit one reply; the first page carries the summary, a cursor goes on
     page = first_page[1]
