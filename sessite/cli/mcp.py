@@ -37,11 +37,24 @@ def default_site(archive: Path) -> Path:
 )
 @click.option("--no-redact", is_flag=True, help="Answer with secrets as they are (redaction is on by default).")
 @click.option("--redact-pii", is_flag=True, help=PII_HELP)
+@click.option(
+    "--repo",
+    "repos",
+    multiple=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="A git repository whose commits are linked to sessions: the session_commits and commit_sessions tools.",
+)
 @config_option("Settings file (default: sessite.toml at the archive's root): exclude_sessions, hide_events, redaction.")
 def mcp_command(
-    archive: Path, output: Path | None, no_redact: bool, redact_pii: bool, config_file: Path | None = None
+    archive: Path,
+    output: Path | None,
+    no_redact: bool,
+    redact_pii: bool,
+    repos: tuple[Path, ...] = (),
+    config_file: Path | None = None,
 ) -> None:
-    """Serve ARCHIVE read-only to agents as an MCP server over stdio (search, list, read, problems, git refs)."""
+    """Serve ARCHIVE read-only to agents as an MCP server over stdio (search, list, read, problems, git refs,
+    and with --repo the commits each session made)."""
     try:
         from sessite.serve.mcp_server import serve_mcp
     except ModuleNotFoundError as exc:
@@ -53,6 +66,7 @@ def mcp_command(
         output=output or default_site(archive),
         redact=not no_redact,
         redact_pii=redact_pii,
+        repos=tuple(repos),
         progress=False,
     )
     config = with_config_file(config, archive, config_file, None)

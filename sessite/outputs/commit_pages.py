@@ -36,6 +36,7 @@ from sessite.publish.writer import SiteWriter
 from sessite.render.pages import Page
 from sessite.render.renderer import Renderer
 from sessite.site.urls import (
+    COMMIT_LINKS_URL,
     COMMITS_INDEX_URL,
     commit_url,
     relative_root,
@@ -90,6 +91,7 @@ class CommitPages:
         rows = {s.id: _SessionRow(s.id, s.url, s.title, s.agent, s.models) for s in self.sessions}
         active = self.sessions
         by_session: dict[str, list[tuple[str, str, str, list[str], float | None]]] = {}
+        linked: dict[str, dict[str, Any]] = {}  # sha -> what commits/links.json says of it (agents read it)
         pages: list[Page] = []
         done: set[str] = set()
         listed: list[SimpleNamespace] = []
@@ -115,6 +117,8 @@ class CommitPages:
             for sha in shown:
                 f = facts[sha]
                 pages.append(self._commit_page(f, repo, slug, rows))
+                if f.links:
+                    linked[sha] = self._links_entry(f, repo)
                 for link in f.links:
                     by_session.setdefault(link.session, []).append(
                         (commit_url(sha), sha[:10], self._text(f.commit.subject), link.kinds, link.share)
@@ -140,11 +144,35 @@ class CommitPages:
                 for line in lines:
                     problems.add(path, None, line, "git")
         pages.append(Page(COMMITS_INDEX_URL, "commits_index.html", {"repos": listed}, ()))
+        writer.write(COMMIT_LINKS_URL, json.dumps({"commits": linked}, ensure_ascii=False, sort_keys=True).encode())
         render_pages(pages, writer, renderer, problems, aggregate_jobs(self.config))
         for s in self.sessions:
             data = {"commits": [list(c) for c in by_session.get(s.id, [])]}
             body = json.dumps(data, ensure_ascii=True, separators=(",", ":")).replace("</", "<\\/")
             writer.write(session_commits_script_url(s.id), ("sessiteSessionCommits(" + body + ");\n").encode("ascii"))
+
+    def _links_entry(self, f: CommitFacts, repo: Repository) -> dict[str, Any]:
+        """A linked commit as ``commits/links.json`` holds it (what ``sessite mcp`` answers from):
+        redacted as its page is."""
+        author, _ = self._author(f.commit.author, f.commit.email)
+        return {
+            "repo": repo.history.name,
+            "subject": self._text(f.commit.subject),
+            "author": author,
+            "authored": _time(f.commit.authored).isoformat(),
+            "url": commit_url(f.commit.sha),
+            "agent_share": f.share,
+            "sessions": [
+                {
+                    "id": link.session,
+                    "kinds": link.kinds,
+                    "confidence": link.confidence,
+                    "turn": link.url,
+                    "share": link.share,
+                }
+                for link in f.links
+            ],
+        }
 
     def _slug(self, repo: Repository, taken: set[str]) -> str:
         base = _SLUG_UNSAFE.sub("-", repo.history.name).strip("-.") or "repository"

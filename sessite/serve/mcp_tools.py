@@ -32,7 +32,7 @@ from sessite.serve.agent_tools import refs_get, refs_list, sessions_list, summar
 from sessite.serve.catalog import Catalog
 from sessite.serve.rpc import Param, Registry, Tool, ToolError
 from sessite.serve.tool_answers import event_json, flatten, iso, summary_json
-from sessite.site.urls import session_url
+from sessite.site.urls import COMMIT_LINKS_URL, session_url
 from sessite.site.view import SessionView, build_view
 
 REPLY_CHARS = 60_000  # characters of events one read_session page holds at most (about 15k tokens)
@@ -294,6 +294,50 @@ def get_ref(archive: Archive, id: str, max_mentions: int, limit: int, cursor: st
     }
 
 
+def _linked_commits(archive: Archive) -> dict[str, dict[str, Any]]:
+    """The build's linked commits (``commits/links.json``: sha -> subject, url, sessions), redacted
+    as the commit pages are; an error when the archive was built without a repository."""
+    if not archive.config.repos:
+        raise ToolError(422, "no repository: start sessite mcp with --repo PATH (or repos = [...] in sessite.toml)")
+    try:
+        commits = json.loads((archive.state().site / COMMIT_LINKS_URL).read_text("utf-8"))["commits"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+    return commits if isinstance(commits, dict) else {}
+
+
+def session_commits(archive: Archive, id: str, limit: int, cursor: str | None) -> dict[str, Any]:  # noqa: A002
+    """The commits linked to a session (``--repo``), oldest first, each with the evidence for the link."""
+    offset = decode_cursor(f"session_commits:{id}", cursor)
+    found = []
+    for sha, commit in sorted(_linked_commits(archive).items(), key=lambda item: str(item[1].get("authored"))):
+        link = next((x for x in commit.get("sessions", ()) if x.get("id") == id), None)
+        if link is not None:
+            found.append({"sha": sha, **{k: v for k, v in commit.items() if k != "sessions"}, "link": link})
+    return {**_page(f"session_commits:{id}", len(found), offset, limit), "commits": found[offset : offset + limit]}
+
+
+def commit_sessions(archive: Archive, sha: str) -> dict[str, Any]:
+    """A commit (its full sha or a prefix of 7 or more) and the sessions linked to it, with the evidence."""
+    prefix = sha.strip().lower()
+    if len(prefix) < 7 or any(c not in "0123456789abcdef" for c in prefix):
+        raise ToolError(422, "sha: 7 to 40 hexadecimal digits")
+    commits = _linked_commits(archive)
+    matches = [full for full in commits if full.startswith(prefix)]
+    if not matches:
+        raise ToolError(404, f"no session is linked to a commit {prefix}")
+    if len(matches) > 1:
+        raise ToolError(422, f"{prefix} names {len(matches)} commits: give more of the sha")
+    commit = commits[matches[0]]
+    titles = {e.summary.id: e.summary for e in archive.catalog.entries()}
+    sessions = []
+    for link in commit.get("sessions", ()):
+        summary = titles.get(str(link.get("id")))
+        title = {"title": summary.title, "agent": summary.agent} if summary is not None else {}
+        sessions.append({**link, **title})
+    return {"sha": matches[0], **{k: v for k, v in commit.items() if k != "sessions"}, "sessions": sessions}
+
+
 _CURSOR = Param("cursor", "string", "next_cursor from the previous page")
 _FILTERS = (
     Param("agent", "string", "only this agent, e.g. claude-code"),
@@ -371,6 +415,23 @@ TOOLS: tuple[tuple[str, str, tuple[Param, ...], Callable[..., Any]], ...] = (
             _CURSOR,
         ),
         get_ref,
+    ),
+    (
+        "session_commits",
+        "The commits a session made (needs --repo): each with its subject, page URL, the agent-written "
+        "share and the evidence for the link (kinds, confidence, the turn that made it)",
+        (
+            Param("id", "string", "session id (from list_sessions or search)", required=True),
+            Param("limit", "integer", "commits per page", default=20, minimum=1, maximum=100),
+            _CURSOR,
+        ),
+        session_commits,
+    ),
+    (
+        "commit_sessions",
+        "The sessions that made a commit (needs --repo), with the evidence for each link",
+        (Param("sha", "string", "the commit's sha, or 7 or more of its first digits", required=True),),
+        commit_sessions,
     ),
 )
 

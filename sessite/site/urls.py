@@ -168,6 +168,7 @@ def ref_url(key: RefKey) -> str:
 
 COMMITS_FOLDER = "commits"
 COMMITS_INDEX_URL = f"{COMMITS_FOLDER}/index.html"  # the repositories of --repo
+COMMIT_LINKS_URL = f"{COMMITS_FOLDER}/links.json"  # every linked commit and its sessions, for agents (sessite mcp)
 
 
 def commit_url(sha: str) -> str:

@@ -289,3 +289,38 @@ def _run(coroutine):
     sync API) can leave an event loop running in this one, where ``asyncio.run`` refuses to start."""
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(asyncio.run, coroutine).result()
+
+
+def test_commits_and_their_sessions_with_a_repository(tmp_path):
+    """With --repo, an agent asks which commits a session made and which sessions made a commit;
+    without one, the two tools say what to give."""
+    from commit_repos import SID as REPO_SID
+    from commit_repos import build as build_repos
+
+    made = build_repos(tmp_path)
+    repo, archive = made["repo"], made["archive"]
+    own, human, bot = str(made["own"]), str(made["human"]), str(made["bot"])
+    _, answers = run_client(
+        archive,
+        tmp_path / "site",
+        [
+            ("session_commits", {"id": f"claude_code-{REPO_SID['own']}"}),
+            ("commit_sessions", {"sha": own[:10]}),
+            ("commit_sessions", {"sha": human}),
+            ("commit_sessions", {"sha": bot}),
+            ("commit_sessions", {"sha": "xyz"}),
+        ],
+        extra=("--repo", str(repo)),
+    )
+    (err1, mine), (err2, by_sha), (err3, by_human), (err4, by_bot), (err5, bad) = answers
+    assert not err1 and [c["sha"] for c in mine["commits"]] == [own]
+    assert mine["commits"][0]["subject"] == "Add the server" and mine["commits"][0]["url"] == f"commits/{own}.html"
+    assert mine["commits"][0]["link"]["kinds"] and mine["commits"][0]["link"]["confidence"]  # the evidence
+    assert not err2 and by_sha["sha"] == own
+    assert [s["id"] for s in by_sha["sessions"]] == [f"claude_code-{REPO_SID['own']}"]
+    assert by_sha["sessions"][0]["title"]  # the session's title, from the archive
+    assert not err3 and [s["id"] for s in by_human["sessions"]] == [f"claude_code-{REPO_SID['human']}"]  # by content
+    assert err4 and "no session" in by_bot  # a bot's commit is never linked
+    assert err5
+    _, answers = run_client(archive, tmp_path / "site2", [("session_commits", {"id": "x"})])
+    assert answers[0][0] and "--repo" in answers[0][1]
