@@ -7,6 +7,8 @@ the repository) into a folder the build reads like any archive: ``sessite build 
   ``v2/main``). A transcript grows across checkpoints (the later one holds the earlier as a
   prefix), so per session id only the longest is kept.
 - opensession: ``refs/opensession/branches/*`` trees, ``v1/<xx>/<session-id>.hail.jsonl``.
+- git-ai: transcripts embedded in the notes on ``refs/notes/ai`` (before git-ai 1.3.4), written
+  as HAIL (``gitai_transcripts``).
 
 A file is rewritten only when its bytes change, so an incremental build reads only what moved.
 """
@@ -20,6 +22,7 @@ import os
 import re
 from pathlib import Path
 
+from sessite.gitlinks.gitai_transcripts import transcript_files
 from sessite.gitlinks.history import GitError, git, open_repo
 from sessite.gitlinks.stores import ENTIRE_TREES, cat_files
 
@@ -86,6 +89,10 @@ def _opensession(repo: Path, refs: dict[str, str]) -> dict[str, tuple[str, int]]
     return best
 
 
+def _file_name(sid: str) -> str:
+    return _SAFE.sub("-", sid).strip("-.") or hashlib.sha1(sid.encode()).hexdigest()[:12]
+
+
 def export_stored(repo: Path, refs: dict[str, str], dest: Path) -> tuple[int, list[str]]:
     """Copy the repository's stored sessions into ``dest`` (one file each); (count, problem lines)."""
     problems: list[str] = []
@@ -96,17 +103,17 @@ def export_stored(repo: Path, refs: dict[str, str], dest: Path) -> tuple[int, li
         return 0, [f"could not make a folder for the stored sessions ({exc.strerror or exc})"]
     try:
         for sid, (spec, _) in _entire(repo, refs).items():
-            name = _SAFE.sub("-", sid).strip("-.") or hashlib.sha1(sid.encode()).hexdigest()[:12]
-            wanted[f"entire/{name}.jsonl"] = spec
+            wanted[f"entire/{_file_name(sid)}.jsonl"] = spec
         for sid, (spec, _) in _opensession(repo, refs).items():
-            name = _SAFE.sub("-", sid).strip("-.") or hashlib.sha1(sid.encode()).hexdigest()[:12]
-            wanted[f"opensession/{name}.hail.jsonl"] = spec
+            wanted[f"opensession/{_file_name(sid)}.hail.jsonl"] = spec
         blobs = cat_files(repo, list(wanted.values()))
+        files = {name: blobs.get(spec) for name, spec in wanted.items()}
+        for sid, hail in transcript_files(repo, refs).items():
+            files[f"git-ai/{_file_name(sid)}.hail.jsonl"] = hail
     except GitError as exc:
         return 0, [f"could not read the sessions stored in the repository ({exc})"]
     kept: set[Path] = set()
-    for name, spec in wanted.items():
-        data = blobs.get(spec)
+    for name, data in files.items():
         if data is None:
             continue
         target = dest / name
@@ -155,4 +162,6 @@ def export_repo(repo: Path, dest: Path) -> tuple[int, list[str]]:
 
 
 def _stores_sessions(ref: str) -> bool:
-    return ref.startswith(("refs/entire/", "refs/heads/entire/", "refs/remotes/origin/entire/", "refs/opensession/"))
+    return ref == "refs/notes/ai" or ref.startswith(
+        ("refs/entire/", "refs/heads/entire/", "refs/remotes/origin/entire/", "refs/opensession/")
+    )
