@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 
 from sessite.gitlinks.gitai_transcripts import transcript_files
@@ -139,6 +140,13 @@ def stored_dir(output: Path, repo: Path) -> Path:
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     key = f"{output.resolve()}\0{repo.resolve()}".encode("utf-8", "surrogateescape")
     return base / "sessite" / "repo-sessions" / hashlib.sha1(key).hexdigest()[:16]
+
+
+def forget_stored(output: Path, repo: Path) -> None:
+    """Remove what a build into ``output`` copied out of ``repo`` (a preview's temporary site is gone)."""
+    dest = stored_dir(output, repo)
+    shutil.rmtree(dest, ignore_errors=True)
+    (dest.parent / (dest.name + ".refs")).unlink(missing_ok=True)
 
 
 def export_repo(repo: Path, dest: Path) -> tuple[int, list[str]]:
