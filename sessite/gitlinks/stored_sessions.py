@@ -21,6 +21,7 @@ import json
 import os
 import re
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
 
 from sessite.gitlinks.gitai_transcripts import transcript_files
@@ -110,7 +111,7 @@ def export_stored(repo: Path, refs: dict[str, str], dest: Path) -> tuple[int, li
         blobs = cat_files(repo, list(wanted.values()))
         files = {name: blobs.get(spec) for name, spec in wanted.items()}
         for sid, hail in transcript_files(repo, refs).items():
-            files[f"git-ai/{_file_name(sid)}.hail.jsonl"] = hail
+            files[f"{GITAI_FOLDER}/{_file_name(sid)}.hail.jsonl"] = hail
     except GitError as exc:
         return 0, [f"could not read the sessions stored in the repository ({exc})"]
     kept: set[Path] = set()
@@ -140,6 +141,25 @@ def stored_dir(output: Path, repo: Path) -> Path:
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     key = f"{output.resolve()}\0{repo.resolve()}".encode("utf-8", "surrogateescape")
     return base / "sessite" / "repo-sessions" / hashlib.sha1(key).hexdigest()[:16]
+
+
+GITAI_FOLDER = "git-ai"  # beside entire/ and opensession/ in a stored-sessions folder
+
+
+def copies_read_elsewhere(files: Iterable[Path], stored: Iterable[Path]) -> set[Path]:
+    """The git-ai transcripts (under the ``stored`` folders) of sessions whose id another file's
+    name holds: the agent's own log (Claude Code's ``<id>.jsonl``, Codex's ``rollout-…-<id>.jsonl``)
+    is the fuller copy, and one session must not be shown (and counted) twice."""
+    folders = [folder.resolve() / GITAI_FOLDER for folder in stored]
+    copies: dict[str, Path] = {}
+    others: list[str] = []
+    for path in files:
+        folder = path.resolve().parent
+        if folder in folders and path.name.endswith(".hail.jsonl"):
+            copies[path.name.removesuffix(".hail.jsonl")] = path
+        else:
+            others.append(path.name)
+    return {path for sid, path in copies.items() if len(sid) >= 16 and any(sid in name for name in others)}
 
 
 def forget_stored(output: Path, repo: Path) -> None:

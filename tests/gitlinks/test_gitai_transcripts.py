@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 from commit_repos import T0, commit, git
 from helpers import parse_html
+from timeline_archive import Transcript
 
 from sessite.cli.app import main
 
@@ -121,3 +122,19 @@ def test_transcripts_are_read_again_when_the_notes_move(
     git(repo, "notes", "--ref=refs/notes/ai", "remove", shas["first"], shas["second"])
     assert export_repo(repo, dest) == (0, [])
     assert not stored.exists()
+
+
+def test_a_session_the_archive_holds_is_not_shown_twice(
+    noted_repo: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    repo, shas = noted_repo
+    archive = tmp_path / "archive"
+    own = Transcript(SID, T0 + timedelta(minutes=1), cwd="/home/dev/shop")  # the agent's own log of it
+    own.user("Add a config loader")
+    own.write(archive / "-home-dev-shop" / f"{SID}.jsonl")
+    out = tmp_path / "site"
+    result = CliRunner().invoke(main, ["build", str(archive), "--repo", str(repo), "-o", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (out / "sessions").glob("*.html")) == [f"claude_code-{SID}.html"]
+    page = parse_html(out / "commits" / f"{shas['first']}.html")
+    assert [li["data-session"] for li in page.select("li.commit-session")] == [f"claude_code-{SID}"]
