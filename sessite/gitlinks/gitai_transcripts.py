@@ -30,7 +30,7 @@ class EmbeddedTranscript:
     tool: str
     model: str
     commit: str  # the commit whose note holds it
-    messages: tuple[dict[str, Any], ...]
+    messages: tuple[Any, ...]  # as the note has them: a message this version cannot read is skipped
 
 
 def _when(value: Any) -> datetime | None:
@@ -66,8 +66,8 @@ def embedded_transcripts(repo: str | Path, refs: dict[str, str]) -> dict[str, Em
             if not isinstance(agent, dict) or not isinstance(messages, list):
                 continue
             sid = agent.get("id")
-            kept = tuple(m for m in messages if isinstance(m, dict))
-            if not isinstance(sid, str) or not sid.strip() or not kept:
+            kept = tuple(messages)
+            if not isinstance(sid, str) or not sid.strip() or not any(isinstance(m, dict) for m in kept):
                 continue
             if sid not in best or len(kept) > len(best[sid].messages):
                 tool, model = str(agent.get("tool") or "git-ai"), str(agent.get("model") or "")
@@ -75,7 +75,9 @@ def embedded_transcripts(repo: str | Path, refs: dict[str, str]) -> dict[str, Em
     return best
 
 
-def _event(index: int, message: dict[str, Any], model: str) -> Event | None:
+def _event(index: int, message: Any, model: str) -> Event | None:
+    if not isinstance(message, dict):
+        return None
     kind = message.get("type")
     when = _when(message.get("timestamp"))
     if kind == "tool_use":
@@ -118,6 +120,17 @@ def as_session(transcript: EmbeddedTranscript) -> Session:
     )
 
 
-def transcript_files(repo: str | Path, refs: dict[str, str]) -> dict[str, bytes]:
-    """session id -> the HAIL file of its embedded transcript."""
-    return {sid: hail_bytes(as_session(t)) for sid, t in embedded_transcripts(repo, refs).items()}
+def transcript_files(repo: str | Path, refs: dict[str, str]) -> tuple[dict[str, bytes], list[str]]:
+    """session id -> the HAIL file of its embedded transcript; and a problem line per transcript
+    that could not be written (a note is data from anywhere: it costs only itself)."""
+    files: dict[str, bytes] = {}
+    problems: list[str] = []
+    for sid, transcript in embedded_transcripts(repo, refs).items():
+        session = as_session(transcript)
+        if not session.events:
+            continue  # no message of a type this version reads: nothing to show
+        try:
+            files[sid] = hail_bytes(session)
+        except (ValueError, TypeError, OverflowError) as exc:
+            problems.append(f"git-ai note on {transcript.commit[:12]}: its transcript cannot be read ({exc})")
+    return files, problems

@@ -110,7 +110,9 @@ def export_stored(repo: Path, refs: dict[str, str], dest: Path) -> tuple[int, li
             wanted[f"opensession/{_file_name(sid)}.hail.jsonl"] = spec
         blobs = cat_files(repo, list(wanted.values()))
         files = {name: blobs.get(spec) for name, spec in wanted.items()}
-        for sid, hail in transcript_files(repo, refs).items():
+        transcripts, unreadable = transcript_files(repo, refs)
+        problems.extend(unreadable)
+        for sid, hail in transcripts.items():
             files[f"{GITAI_FOLDER}/{_file_name(sid)}.hail.jsonl"] = hail
     except GitError as exc:
         return 0, [f"could not read the sessions stored in the repository ({exc})"]

@@ -14,6 +14,7 @@ from helpers import parse_html
 from timeline_archive import Transcript
 
 from sessite.cli.app import main
+from sessite.interchange.extension import EXT
 
 SID = "6ef2299e-1111-4222-8333-444455556666"  # Cursor's conversation id, as git-ai's agent_id.id
 EMPTY = "7aa00000-0000-4000-8000-0000000000e7"  # a later note: messages: []
@@ -138,3 +139,29 @@ def test_a_session_the_archive_holds_is_not_shown_twice(
     assert sorted(p.name for p in (out / "sessions").glob("*.html")) == [f"claude_code-{SID}.html"]
     page = parse_html(out / "commits" / f"{shas['first']}.html")
     assert [li["data-session"] for li in page.select("li.commit-session")] == [f"claude_code-{SID}"]
+
+
+def test_odd_messages_cost_only_themselves(tmp_path: Path) -> None:
+    from sessite.gitlinks.history import read_refs
+    from sessite.gitlinks.stored_sessions import export_stored
+
+    repo = tmp_path / "r"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    sha = commit(repo, {"a.py": ["print('a line of code')"]}, "Start", T0)
+    odd = [1, None, {"type": "weird", "text": "x"}, {"type": "user", "text": 5}, {"type": "user"}]
+    good = [*odd, {"type": "user", "text": "Hello there", "timestamp": "not a time"}]
+    records = {
+        "a" * 16: _record("only-odd-messages-0001", messages=odd),
+        "b" * 16: _record("some-good-messages-002", messages=good),
+        "c" * 16: {"agent_id": "not an object", "messages": good},
+        "d" * 16: _record("", messages=good),
+    }
+    git(repo, "notes", "--ref=refs/notes/ai", "add", "-m", _note({}, records), sha)
+    out = tmp_path / "out"
+    assert export_stored(repo, read_refs(repo), out) == (1, [])
+    (stored,) = out.rglob("*.hail.jsonl")
+    assert stored.name == "some-good-messages-002.hail.jsonl"
+    lines = [json.loads(line) for line in stored.read_text().splitlines()]
+    assert [e["content"]["blocks"][0]["text"] for e in lines if e["type"] == "event"] == ["Hello there"]
+    assert lines[0]["context"]["attributes"][EXT]["skipped"] == {"git-ai message of an unknown type": 5}
