@@ -52,6 +52,21 @@ from sessite.serve import serve
     "--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port (0 picks a free one)."
 )
 @click.option("--open", "open_browser", is_flag=True, help="Open the preview in a browser.")
+@click.option(
+    "--repo",
+    "repos",
+    multiple=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="A git repository whose commits are linked to the sessions that made them (repeatable; its new "
+    "commits and notes rebuild).",
+)
+@click.option(
+    "--blame",
+    "blame",
+    multiple=True,
+    metavar="GLOB",
+    help="With --repo: show these files at HEAD line by line, each line linked to its commit and session turn.",
+)
 @site_options(watched=True)
 def serve_command(
     archive: Path | None,
@@ -65,6 +80,8 @@ def serve_command(
     template_dirs: tuple[Path, ...],
     static_dirs: tuple[Path, ...],
     open_browser: bool,
+    repos: tuple[Path, ...],
+    blame: tuple[str, ...],
     forge: tuple[str, ...],
     prices: dict | None = None,
     config_file: Path | None = None,
@@ -86,6 +103,8 @@ def serve_command(
         progress=False,
         forge_url=forge,
         prices=prices,
+        repos=tuple(repos),
+        blame=tuple(blame),
     )
     # The preview stays on this machine and is never published: `encrypt = true` is for builds.
     config = replace(with_config_file(config, archive, config_file, exports), encrypt=False)

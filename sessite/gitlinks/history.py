@@ -147,6 +147,15 @@ def open_repo(repo: str | Path) -> tuple[dict[str, str], str, bool]:
     return read_refs(repo), head_of(repo), shallow
 
 
+def git_dir(repo: str | Path) -> Path | None:
+    """The folder where ``repo``'s refs change (shared by its linked work trees); None when it is not a repository."""
+    try:
+        out = git(repo, "rev-parse", "--path-format=absolute", "--git-common-dir").decode().strip()
+    except GitError:
+        return None
+    return Path(out) if out else None
+
+
 def repo_name(repo: str | Path) -> str:
     p = Path(repo).resolve()
     name = p.name.removesuffix(".git") or "repository"

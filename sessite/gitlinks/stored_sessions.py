@@ -7,6 +7,8 @@ the repository) into a folder the build reads like any archive: ``sessite build 
   ``v2/main``). A transcript grows across checkpoints (the later one holds the earlier as a
   prefix), so per session id only the longest is kept.
 - opensession: ``refs/opensession/branches/*`` trees, ``v1/<xx>/<session-id>.hail.jsonl``.
+- git-ai: transcripts embedded in the notes on ``refs/notes/ai`` (before git-ai 1.3.4), written
+  as HAIL (``gitai_transcripts``).
 
 A file is rewritten only when its bytes change, so an incremental build reads only what moved.
 """
@@ -18,8 +20,11 @@ import hashlib
 import json
 import os
 import re
+import shutil
+from collections.abc import Iterable
 from pathlib import Path
 
+from sessite.gitlinks.gitai_transcripts import transcript_files
 from sessite.gitlinks.history import GitError, git, open_repo
 from sessite.gitlinks.stores import ENTIRE_TREES, cat_files
 
@@ -86,6 +91,10 @@ def _opensession(repo: Path, refs: dict[str, str]) -> dict[str, tuple[str, int]]
     return best
 
 
+def _file_name(sid: str) -> str:
+    return _SAFE.sub("-", sid).strip("-.") or hashlib.sha1(sid.encode()).hexdigest()[:12]
+
+
 def export_stored(repo: Path, refs: dict[str, str], dest: Path) -> tuple[int, list[str]]:
     """Copy the repository's stored sessions into ``dest`` (one file each); (count, problem lines)."""
     problems: list[str] = []
@@ -96,17 +105,19 @@ def export_stored(repo: Path, refs: dict[str, str], dest: Path) -> tuple[int, li
         return 0, [f"could not make a folder for the stored sessions ({exc.strerror or exc})"]
     try:
         for sid, (spec, _) in _entire(repo, refs).items():
-            name = _SAFE.sub("-", sid).strip("-.") or hashlib.sha1(sid.encode()).hexdigest()[:12]
-            wanted[f"entire/{name}.jsonl"] = spec
+            wanted[f"entire/{_file_name(sid)}.jsonl"] = spec
         for sid, (spec, _) in _opensession(repo, refs).items():
-            name = _SAFE.sub("-", sid).strip("-.") or hashlib.sha1(sid.encode()).hexdigest()[:12]
-            wanted[f"opensession/{name}.hail.jsonl"] = spec
+            wanted[f"opensession/{_file_name(sid)}.hail.jsonl"] = spec
         blobs = cat_files(repo, list(wanted.values()))
+        files = {name: blobs.get(spec) for name, spec in wanted.items()}
+        transcripts, unreadable = transcript_files(repo, refs)
+        problems.extend(unreadable)
+        for sid, hail in transcripts.items():
+            files[f"{GITAI_FOLDER}/{_file_name(sid)}.hail.jsonl"] = hail
     except GitError as exc:
         return 0, [f"could not read the sessions stored in the repository ({exc})"]
     kept: set[Path] = set()
-    for name, spec in wanted.items():
-        data = blobs.get(spec)
+    for name, data in files.items():
         if data is None:
             continue
         target = dest / name
@@ -134,6 +145,32 @@ def stored_dir(output: Path, repo: Path) -> Path:
     return base / "sessite" / "repo-sessions" / hashlib.sha1(key).hexdigest()[:16]
 
 
+GITAI_FOLDER = "git-ai"  # beside entire/ and opensession/ in a stored-sessions folder
+
+
+def copies_read_elsewhere(files: Iterable[Path], stored: Iterable[Path]) -> set[Path]:
+    """The git-ai transcripts (under the ``stored`` folders) of sessions whose id another file's
+    name holds: the agent's own log (Claude Code's ``<id>.jsonl``, Codex's ``rollout-…-<id>.jsonl``)
+    is the fuller copy, and one session must not be shown (and counted) twice."""
+    folders = [folder.resolve() / GITAI_FOLDER for folder in stored]
+    copies: dict[str, Path] = {}
+    others: list[str] = []
+    for path in files:
+        folder = path.resolve().parent
+        if folder in folders and path.name.endswith(".hail.jsonl"):
+            copies[path.name.removesuffix(".hail.jsonl")] = path
+        else:
+            others.append(path.name)
+    return {path for sid, path in copies.items() if len(sid) >= 16 and any(sid in name for name in others)}
+
+
+def forget_stored(output: Path, repo: Path) -> None:
+    """Remove what a build into ``output`` copied out of ``repo`` (a preview's temporary site is gone)."""
+    dest = stored_dir(output, repo)
+    shutil.rmtree(dest, ignore_errors=True)
+    (dest.parent / (dest.name + ".refs")).unlink(missing_ok=True)
+
+
 def export_repo(repo: Path, dest: Path) -> tuple[int, list[str]]:
     """``export_stored`` for a repository path; a folder git cannot read is left to the commit pages to report."""
     try:
@@ -155,4 +192,6 @@ def export_repo(repo: Path, dest: Path) -> tuple[int, list[str]]:
 
 
 def _stores_sessions(ref: str) -> bool:
-    return ref.startswith(("refs/entire/", "refs/heads/entire/", "refs/remotes/origin/entire/", "refs/opensession/"))
+    return ref == "refs/notes/ai" or ref.startswith(
+        ("refs/entire/", "refs/heads/entire/", "refs/remotes/origin/entire/", "refs/opensession/")
+    )

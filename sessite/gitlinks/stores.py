@@ -131,13 +131,17 @@ def _count(ranges: str) -> int:
     return total
 
 
+def split_note(text: str) -> tuple[str, dict[str, Any] | None]:
+    """A git-ai note's attestation section and its JSON metadata (None when it has none)."""
+    attest, sep, rest = text.partition("\n---\n") if not text.startswith("---") else ("", "---", text[3:])
+    meta = _json(rest.strip().encode()) if sep else None
+    return attest, meta if isinstance(meta, dict) else None
+
+
 def parse_gitai(text: str) -> GitAiNote | None:
     """A git-ai authorship note (Git AI Standard v3: attestation lines, ``---``, JSON metadata)."""
-    attest, sep, rest = text.partition("\n---\n") if not text.startswith("---") else ("", "---", text[3:])
-    if not sep:
-        return None
-    meta = _json(rest.strip().encode())
-    if not isinstance(meta, dict):
+    attest, meta = split_note(text)
+    if meta is None:
         return None
     lines_by_key: dict[str, int] = {}
     spans: list[tuple[str, str, str]] = []  # (file, key, ranges)
@@ -228,20 +232,24 @@ def gitai_notes(repo: str | Path, refs: dict[str, str]) -> dict[str, GitAiNote]:
             parsed = parse_legacy(data) if data else None
             if parsed is not None:
                 out[commit] = parsed
-    if "refs/notes/ai" not in refs:
-        return out
-    try:
-        listing = git(repo, "notes", "--ref=refs/notes/ai", "list").decode().split()
-    except GitError:
-        return out
-    pairs = list(zip(listing[::2], listing[1::2]))  # (note blob, annotated commit)
-    blobs = cat_files(repo, [blob for blob, _ in pairs])
-    for blob, commit in pairs:
-        data = blobs.get(blob)
-        note = parse_gitai(data.decode("utf-8", "replace")) if data else None
+    for commit, data in note_texts(repo, refs):
+        note = parse_gitai(data.decode("utf-8", "replace"))
         if note is not None:
             out[commit] = note
     return out
+
+
+def note_texts(repo: str | Path, refs: dict[str, str]) -> list[tuple[str, bytes]]:
+    """(annotated commit, note text) of every note on ``refs/notes/ai``; none when git cannot list them."""
+    if "refs/notes/ai" not in refs:
+        return []
+    try:
+        listing = git(repo, "notes", "--ref=refs/notes/ai", "list").decode().split()
+    except GitError:
+        return []
+    pairs = list(zip(listing[::2], listing[1::2]))  # (note blob, annotated commit)
+    blobs = cat_files(repo, [blob for blob, _ in pairs])
+    return [(commit, data) for blob, commit in pairs if (data := blobs.get(blob))]
 
 
 AGENT_TRACE_FILE = ".agent-trace/traces.jsonl"  # where cursor/agent-trace's reference hook appends records

@@ -25,7 +25,7 @@ from sessite.analyze.redact import Redactor
 from sessite.analyze.session import SessionSummary
 from sessite.config import SiteConfig
 from sessite.gitlinks.repository import repo_state
-from sessite.gitlinks.stored_sessions import export_repo, stored_dir
+from sessite.gitlinks.stored_sessions import copies_read_elsewhere, export_repo, stored_dir
 from sessite.model import Problems
 from sessite.outputs.aggregate import Aggregate
 from sessite.outputs.registry import DEFAULT_AGGREGATES, AggregateFactory, aggregate_names
@@ -182,6 +182,11 @@ class _BuildRun:
         found = discover(
             roots[0] if len(roots) == 1 else roots, problems, include=config.include, exclude=config.exclude
         )
+        if config.repos:  # a git-ai transcript of a session the archive holds in the agent's own log
+            copies = copies_read_elsewhere(
+                (c.path for c in found.claims), (stored_dir(output, repo) for repo in config.repos)
+            )
+            found.claims = [c for c in found.claims if c.path not in copies]
         report = BuildReport(output=output, files=len(found.claims), ignored=len(found.ignored))
         cache_dir = planning.cache_folder(config, roots, output)
         theme = build_cache.theme_fingerprint(

@@ -27,6 +27,8 @@ from urllib.parse import unquote, urlsplit
 from watchfiles import watch
 
 from sessite.config import SiteConfig
+from sessite.gitlinks.history import git_dir
+from sessite.gitlinks.stored_sessions import forget_stored
 from sessite.outputs.registry import aggregate_names
 from sessite.pipeline import build
 from sessite.pipeline.report import BuildReport
@@ -376,7 +378,26 @@ def watch_paths(config: SiteConfig) -> list[Path]:
     paths = [config.archive, *config.archives, *config.template_dirs, *config.static_dirs]
     # Editing sessite's own templates (from a checkout) re-renders too.
     paths += [templates_dir(), static_dir()]
+    paths += repo_git_dirs(config)
     return [p for p in dict.fromkeys(p.resolve() for p in paths) if p.exists()]
+
+
+def repo_git_dirs(config: SiteConfig) -> list[Path]:
+    """The git folders of ``--repo``: a new commit, branch or note there rebuilds (not the work tree)."""
+    return [d.resolve() for d in map(git_dir, config.repos) if d is not None]
+
+
+_REF_FILES = ("refs", "packed-refs", "HEAD")  # what a commit, a rebase or `git notes add` changes for good
+
+
+def ref_change(git_dirs: list[Path], path: Path) -> bool | None:
+    """Inside a repository's git folder, only its refs count (not objects, the index or lock files);
+    None for a path outside every git folder."""
+    for folder in git_dirs:
+        if path == folder or folder in path.parents:
+            parts = path.relative_to(folder).parts
+            return bool(parts) and parts[0] in _REF_FILES and not path.name.endswith(".lock")
+    return None
 
 
 def watch_loop(
@@ -386,11 +407,15 @@ def watch_loop(
 
     site = state.site
     parent = site.parent
+    git_dirs = repo_git_dirs(state.config)
 
     def keep(change: Any, path: str) -> bool:
         p = Path(path)
         if p == site or site in p.parents:
             return False
+        in_repo = ref_change(git_dirs, p)
+        if in_repo is not None:
+            return in_repo
         if p.parent == parent and p.name.startswith(f".{site.name}."):
             return False  # staging / old folders of our own writes
         return not any(part in (".git", "__pycache__") for part in p.parts)
@@ -464,3 +489,5 @@ def _serve(
             watcher.join(timeout=2)
         if temporary is not None:
             shutil.rmtree(temporary, ignore_errors=True)
+            for repo in config.repos:  # the sessions copied out of it for this site only
+                forget_stored(config.output or temporary, repo)
