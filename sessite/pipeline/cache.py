@@ -33,7 +33,7 @@ from sessite.pipeline import sealed
 # 2: SessionRecord.parts; 3: no spans for uncoloured tokens; 4: cached items live in stage packages;
 # 5: one items file per source; 6: snippet packs of 128 events; 7: snippets only of events a result opens;
 # 8: SessionSummary without url (the site layer makes it from the id)
-CACHE_VERSION = 8
+CACHE_VERSION = 9
 
 
 @dataclass
