@@ -68,6 +68,7 @@ _WHAT_KEYS = (
 )
 
 _SHELL_KEYS = {"command", "description", "timeout", "cmd"}
+_LEAD_KINDS = {Kind.SYSTEM, Kind.TASK_START}  # what may come before a session's first message
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,10 +82,15 @@ class Run:
     failed: int
     first: datetime | None
     last: datetime | None
+    lead: bool = False  # the records before the conversation (hooks, startup notes), not tool calls
 
     @property
     def summary(self) -> str:
-        """``14 tool calls: 6 Read, 5 Edit, 3 Bash``."""
+        """``14 tool calls: 6 Read, 5 Edit, 3 Bash``; ``6 startup records: 6 SessionStart``."""
+        if self.lead:
+            n = len(self.events)
+            head = f"{n} startup record{'s' if n != 1 else ''}"
+            return f"{head}: {', '.join(f'{c} {name}' for name, c in self.tools)}" if self.tools else head
         head = f"{self.calls} tool call{'s' if self.calls != 1 else ''}"
         return f"{head}: {', '.join(f'{n} {name}' for name, n in self.tools)}" if self.tools else head
 
@@ -187,11 +193,20 @@ class Timeline:
     def _groupable(self, e: Event) -> bool:
         return e.kind == Kind.TOOL_RESULT or (e.kind == Kind.TOOL_CALL and not self.spawns_agent(e))
 
-    def plan(self, events: Sequence[Event]) -> list[Event | Run]:
+    def plan(self, events: Sequence[Event], lead: bool = False) -> list[Event | Run]:
         """The lines of a list: its events, with runs of ``MIN_RUN`` or more tool calls
-        (and the thoughts between them) folded into one ``Run``."""
+        (and the thoughts between them) folded into one ``Run``. With ``lead`` (a page's first
+        part), two or more system records before the first message fold into one line too: the
+        conversation, not six hook outputs, is what a reader sees first."""
         items: list[Event | Run] = []
         i, n = 0, len(events)
+        if lead:
+            while i < n and events[i].kind in _LEAD_KINDS:
+                i += 1
+            if i >= 2:
+                items.append(self._lead(events[:i]))
+            else:
+                i = 0
         while i < n:
             if not self._groupable(events[i]):
                 items.append(events[i])
@@ -210,6 +225,18 @@ class Timeline:
                 items.extend(run)
             i = last_call + 1
         return items
+
+    @staticmethod
+    def conversation_start(events: Sequence[Event]) -> Event | None:
+        """Where "Skip to the conversation" leads: the first event past the startup records."""
+        return next((e for e in events if e.kind not in _LEAD_KINDS), events[0] if events else None)
+
+    def _lead(self, events: Sequence[Event]) -> Run:
+        titles = Counter((e.title or "system").strip() for e in events)
+        times = [e.timestamp for e in events if e.timestamp]
+        failed = sum(1 for e in events if e.is_error)
+        first, last = min(times, default=None), max(times, default=None)
+        return Run(tuple(events), 0, tuple(titles.most_common()), 0, failed, first, last, lead=True)
 
     def _run(self, events: Sequence[Event]) -> Run:
         tools: Counter[str] = Counter()
