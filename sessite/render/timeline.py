@@ -26,6 +26,7 @@ from markupsafe import Markup
 from sessite.model import Event, Kind, ToolCategory, walk
 from sessite.render.diffs import changed, edit_diffs
 from sessite.render.diffs import render as render_diff
+from sessite.render.file_view import file_view
 from sessite.site.paging import Part
 from sessite.site.view import SessionView
 
@@ -362,6 +363,16 @@ class Timeline:
         """True when a shell call's input says nothing its line and body do not (command, description, timeout)."""
         args = e.tool_input if isinstance(e.tool_input, dict) else {}
         return set(args) <= _SHELL_KEYS
+
+    def file_view(self, result: Event, call: Event | None) -> Markup | None:
+        """A file-reading call's result as the file it read (``render.file_view``), or None."""
+        if call is None or call.category != ToolCategory.READ or not result.text or result.is_error:
+            return None
+        path = call.path
+        if path is None and isinstance(call.tool_input, dict):
+            given = call.tool_input.get("file_path") or call.tool_input.get("path")
+            path = given if isinstance(given, str) else None
+        return file_view(result.text, path)
 
     def draw_diff(self, diff: str) -> Markup:
         """A diff with line backgrounds and numbers (``sessite/render/diffs.py``)."""
