@@ -12,11 +12,8 @@ from __future__ import annotations
 import re
 
 from markupsafe import Markup
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexers.special import TextLexer
 
-from sessite.render.markup import HIGHLIGHT_LIMIT, escape_text, lexer_for
+from sessite.render.markup import escape_text, highlight_code
 
 _NUMBERED = re.compile(r" *(\d+)→(.*)")  # one line as the tool wrote it: right-aligned number, arrow, text
 
@@ -45,11 +42,10 @@ def file_view(text: str, path: str | None) -> Markup | None:
     if found is None:
         return None
     start, body, rest = found
-    code = "\n".join(body)
-    lexer = (lexer_for(None, path) if len(code) <= HIGHLIGHT_LIMIT else None) or TextLexer()
-    # pygments' own line numbers, inline: a wrapped line keeps its number, and the gutter is not copied
-    # with the code (static/timeline.css: user-select none)
-    formatter = HtmlFormatter(linenos="inline", linenostart=start, cssclass="hl file-view", wrapcode=False)
-    html = highlight(code + "\n", lexer, formatter)
+    # the site's own lean highlighting (render.markup), and the numbers in a column of their own
+    # beside it: not selected or copied with the code, and a few bytes a line
+    code = highlight_code("\n".join(body), None, path or "")
+    gutter = "\n".join(str(n) for n in range(start, start + len(body)))
     tail = f'<pre class="file-tail">{escape_text(rest.strip(chr(10)))}</pre>' if rest.strip() else ""
-    return Markup(html + tail)
+    numbers = f'<pre class="gutter" aria-hidden="true">{gutter}</pre>'
+    return Markup(f'<div class="file-view" tabindex="0">{numbers}{code}</div>{tail}')  # tabindex: it scrolls sideways
