@@ -72,7 +72,14 @@ class Overview:
             {
                 "label": "Sessions",
                 "value": f"{t.sessions:,}",
-                "note": f"{t.undated} without a date" if t.undated else "",
+                "note": "; ".join(
+                    note
+                    for note in (
+                        f"{t.apart:,} listed apart (no messages, sub-agents’ logs)" if t.apart else "",
+                        f"{t.undated} without a date" if t.undated else "",
+                    )
+                    if note
+                ),
                 "href": index_url(project=self.project),
             },
             {

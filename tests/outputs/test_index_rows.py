@@ -55,6 +55,8 @@ def test_index_rows_are_sessions_with_messages(tmp_path: Path) -> None:
     for href in linked.values():
         assert (site / href).is_file()  # one click away: each still has its page
     assert doc.select_one("p.lede a[href='#apart']").get_text() == "3 more listed apart"
+    cards = {c.dt.get_text(strip=True): c.dd.get_text(" ", strip=True) for c in doc.select("dl.cards .card")}
+    assert cards["Sessions"].startswith("6 ") and "3 listed apart" in cards["Sessions"]
     # active time in the column and its sort value; the span beside it only where it differs
     cell = rows["Fix the cart total rounding bug"].select_one("td.c-duration")
     page = parse_html(site / rows["Fix the cart total rounding bug"].a["href"])

@@ -41,6 +41,7 @@ class Totals:
     def __init__(self, top: int = TOP) -> None:
         self.top = top
         self.sessions = 0
+        self.apart = 0  # not index rows: no messages, or sub-agents' logs (SessionSummary.listed_apart)
         self.undated = 0
         self.seconds = 0.0  # active time (analyze.time_spans)
         self.span_seconds = 0.0  # first to last event, added up
@@ -68,6 +69,7 @@ class Totals:
     def add(self, s: SessionSummary, f: SessionFigures, prices: Prices) -> None:
         """Add one session: its summary and its figures (costed with ``prices``)."""
         self.sessions += 1
+        self.apart += s.listed_apart is not None
         duration = s.active.total_seconds() if s.active else 0.0
         self.seconds += duration
         self.span_seconds += s.duration.total_seconds() if s.duration else 0.0
