@@ -173,6 +173,8 @@ class Session:
     usage: Usage | None = None  # when the format reports a session total instead of per-message usage
     meta: Mapping[str, Any] = field(default_factory=dict)
     skipped: Mapping[str, int] = field(default_factory=dict)  # reason -> count of records not shown
+    # only sub-agents' logs, without the transcript of the session that ran them: a page, not an index row
+    subagent_log: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@
 
   function setCollapsed(box, collapsed) {
     box.classList.toggle("collapsed", collapsed);
-    var button = box.querySelector("[data-expand]");
+    var button = box.querySelector(":scope > [data-expand]");
     if (button) {
       if (!button.dataset.label) button.dataset.label = button.textContent;
       button.textContent = collapsed ? button.dataset.label : "Collapse";
@@ -21,7 +21,7 @@
 
   function initCollapsibles() {
     document.querySelectorAll("[data-collapsible]").forEach(function (box) {
-      var button = box.querySelector("[data-expand]");
+      var button = box.querySelector(":scope > [data-expand]");
       if (!button) return;
       button.hidden = false;
       button.setAttribute("aria-expanded", "false");

@@ -548,7 +548,7 @@
         for (var el = first; el && el !== document.body; el = el.parentElement) {
           if (el.tagName === "DETAILS") el.open = true;
           if (el.hasAttribute && el.hasAttribute("data-collapsible") && el.classList.contains("collapsed")) {
-            var button = el.querySelector("[data-expand]");
+            var button = el.querySelector(":scope > [data-expand]");
             if (button) button.click(); else el.classList.remove("collapsed");
           }
         }

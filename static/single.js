@@ -17,7 +17,7 @@
     for (var el = node.parentElement; el && el !== document.body; el = el.parentElement) {
       if (el.tagName === "DETAILS" && !el.open) el.open = true;
       if (el.hasAttribute("data-collapsible") && el.classList.contains("collapsed")) {
-        var button = el.querySelector("[data-expand]");
+        var button = el.querySelector(":scope > [data-expand]");
         if (button && !button.hidden) button.click(); else el.classList.remove("collapsed");
       }
       el.classList.forEach(function (cls) {

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import cached_property
 
+from sessite.analyze.time_spans import active_time
 from sessite.model import Event, GitRefs, Kind, Session, Usage, session_title, walk
 
 
@@ -45,11 +46,23 @@ class SessionSummary:
     ended: datetime | None
     stats: Stats
     git: GitRefs
+    active: timedelta | None = None  # the time worked, pauses left out (analyze.time_spans states the rule)
+    subagent_log: bool = False  # only sub-agents' logs (model.Session.subagent_log)
 
     @property
     def duration(self) -> timedelta | None:
+        """The wall-clock span, first to last event (shown beside ``active`` where they differ)."""
         if self.started and self.ended and self.ended >= self.started:
             return self.ended - self.started
+        return None
+
+    @property
+    def listed_apart(self) -> str | None:
+        """Why the index lists this session apart from its rows (counted, linked, not a row), or None."""
+        if self.subagent_log:
+            return "sub-agent log"
+        if not self.stats.messages:
+            return "no messages"
         return None
 
 
@@ -112,6 +125,8 @@ def summarize(session: Session) -> SessionSummary:
         ended=ended,
         stats=compute_stats(session),
         git=session.git,
+        active=active_time(session),
+        subagent_log=session.subagent_log,
     )
 
 

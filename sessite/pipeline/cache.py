@@ -32,8 +32,9 @@ from sessite.pipeline import sealed
 
 # 2: SessionRecord.parts; 3: no spans for uncoloured tokens; 4: cached items live in stage packages;
 # 5: one items file per source; 6: snippet packs of 128 events; 7: snippets only of events a result opens;
-# 8: SessionSummary without url (the site layer makes it from the id); 9: search items carry the session's facts
-CACHE_VERSION = 9
+# 8: SessionSummary without url (the site layer makes it from the id); 9: search items carry the session's facts;
+# 10: summaries carry active time and whether the session is listed apart (no messages, a sub-agent's log)
+CACHE_VERSION = 10
 
 
 @dataclass

@@ -71,6 +71,12 @@ class Chart:
     label_anchor: str = "end"  # of the marks' labels: "end" (left of a bar) or "start" (above it)
     narrow: Chart | None = None  # the same figures drawn for a phone's width, where this one would shrink
 
+    @property
+    def role(self) -> str:
+        """A chart that holds links is a group (an ``img`` may hold nothing focusable, even with
+        tabindex=-1: WCAG's nested-interactive); a drawing without links is an image."""
+        return "group" if self.links or any(m.href for m in self.marks) else "img"
+
 
 def r1(v: float) -> float:
     """Coordinates with one decimal: smaller SVG, no visible difference."""

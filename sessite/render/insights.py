@@ -13,6 +13,7 @@ from typing import Any
 from jinja2 import Environment
 
 from sessite.analyze.insights import (
+    GAP,
     Prices,
     SessionFigures,
     SessionRow,
@@ -71,13 +72,25 @@ class Overview:
             {
                 "label": "Sessions",
                 "value": f"{t.sessions:,}",
-                "note": f"{t.undated} without a date" if t.undated else "",
+                "note": "; ".join(
+                    note
+                    for note in (
+                        f"{t.apart:,} listed apart (no messages, sub-agents’ logs)" if t.apart else "",
+                        f"{t.undated} without a date" if t.undated else "",
+                    )
+                    if note
+                ),
                 "href": index_url(project=self.project),
             },
             {
-                "label": "Time in sessions",
+                "label": "Active time",
                 "value": _hours(t.seconds),
-                "note": "from first to last event",
+                "note": f"pauses over {GAP.total_seconds() / 60:.0f} minutes left out"
+                + (
+                    f"; {_hours(t.span_seconds)} first to last event"
+                    if _hours(t.span_seconds) != _hours(t.seconds)
+                    else ""
+                ),
                 "href": "#longest",
             },
             {
@@ -88,13 +101,16 @@ class Overview:
             },
         ]
         if self.any_cost:
-            note = "from list prices per model"
+            # what the figure covers, first: a cost of a quarter of the tokens is a floor, not a total
+            note = f"{_share_of_tokens(t.priced_share)} of tokens priced" if t.unpriced_tokens else "all tokens priced"
+            note += "; from list prices per model"
             if t.recorded_cost_sessions:
-                note = f"recorded by the agent for {_plural(t.recorded_cost_sessions, 'session')}; the rest {note}"
+                note += f", or as recorded by the agent ({_plural(t.recorded_cost_sessions, 'session')})"
             if t.unpriced_tokens:
-                note += f"; {format_count(t.unpriced_tokens)} tokens unpriced"
+                note += f"; {format_count(t.unpriced_tokens)} tokens from models with no known price"
             label = "Cost" if t.recorded_cost_sessions else "Estimated cost"
-            cards.append({"label": label, "value": format_cost(t.cost), "note": note, "href": "#costliest"})
+            value = ("≥ " if t.unpriced_tokens else "") + format_cost(t.cost)
+            cards.append({"label": label, "value": value, "note": note, "href": "#costliest"})
         cards.append(
             {
                 "label": "Tool calls",
@@ -120,6 +136,16 @@ def _pct(x: float) -> str:
     if x < 0.001:
         return "<0.1%"
     return f"{x * 100:.1f}%".replace(".0%", "%")
+
+
+def _share_of_tokens(x: float) -> str:
+    """A share as a whole percentage that never rounds to 0 % or 100 % when it is not."""
+    pct = x * 100
+    if 0 < pct < 1:
+        return "<1 %"
+    if 99 < pct < 100:
+        return ">99 %"
+    return f"{pct:.0f} %"
 
 
 def _lines(n: int) -> str:

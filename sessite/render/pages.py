@@ -93,10 +93,17 @@ def index_page(summaries: Sequence[SessionSummary]) -> Page:
     )
     agents = sorted({s.agent for s in summaries})
     projects = sorted({s.project for s in summaries if s.project})
+    # sessions with no messages and sub-agents' logs are not rows: counted and linked below the table
+    apart: dict[str, list[SessionSummary]] = {}
+    for s in ordered:
+        reason = s.listed_apart
+        if reason:
+            apart.setdefault(reason, []).append(s)
+    rows = [s for s in ordered if not s.listed_apart]
     return Page(
         INDEX_URL,
         "index.html",
-        {"sessions": ordered, "agents": agents, "projects": projects},
+        {"sessions": rows, "apart": sorted(apart.items()), "agents": agents, "projects": projects},
         tuple(s.id for s in summaries),
     )
 

@@ -26,6 +26,7 @@ from markupsafe import Markup
 from sessite.model import Event, Kind, ToolCategory, walk
 from sessite.render.diffs import changed, edit_diffs
 from sessite.render.diffs import render as render_diff
+from sessite.render.file_view import file_view
 from sessite.site.paging import Part
 from sessite.site.view import SessionView
 
@@ -68,6 +69,7 @@ _WHAT_KEYS = (
 )
 
 _SHELL_KEYS = {"command", "description", "timeout", "cmd"}
+_LEAD_KINDS = {Kind.SYSTEM, Kind.TASK_START}  # what may come before a session's first message
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,10 +83,15 @@ class Run:
     failed: int
     first: datetime | None
     last: datetime | None
+    lead: bool = False  # the records before the conversation (hooks, startup notes), not tool calls
 
     @property
     def summary(self) -> str:
-        """``14 tool calls: 6 Read, 5 Edit, 3 Bash``."""
+        """``14 tool calls: 6 Read, 5 Edit, 3 Bash``; ``6 startup records: 6 SessionStart``."""
+        if self.lead:
+            n = len(self.events)
+            head = f"{n} startup record{'s' if n != 1 else ''}"
+            return f"{head}: {', '.join(f'{c} {name}' for name, c in self.tools)}" if self.tools else head
         head = f"{self.calls} tool call{'s' if self.calls != 1 else ''}"
         return f"{head}: {', '.join(f'{n} {name}' for name, n in self.tools)}" if self.tools else head
 
@@ -187,11 +194,20 @@ class Timeline:
     def _groupable(self, e: Event) -> bool:
         return e.kind == Kind.TOOL_RESULT or (e.kind == Kind.TOOL_CALL and not self.spawns_agent(e))
 
-    def plan(self, events: Sequence[Event]) -> list[Event | Run]:
+    def plan(self, events: Sequence[Event], lead: bool = False) -> list[Event | Run]:
         """The lines of a list: its events, with runs of ``MIN_RUN`` or more tool calls
-        (and the thoughts between them) folded into one ``Run``."""
+        (and the thoughts between them) folded into one ``Run``. With ``lead`` (a page's first
+        part), two or more system records before the first message fold into one line too: the
+        conversation, not six hook outputs, is what a reader sees first."""
         items: list[Event | Run] = []
         i, n = 0, len(events)
+        if lead:
+            while i < n and events[i].kind in _LEAD_KINDS:
+                i += 1
+            if i >= 2:
+                items.append(self._lead(events[:i]))
+            else:
+                i = 0
         while i < n:
             if not self._groupable(events[i]):
                 items.append(events[i])
@@ -210,6 +226,18 @@ class Timeline:
                 items.extend(run)
             i = last_call + 1
         return items
+
+    @staticmethod
+    def conversation_start(events: Sequence[Event]) -> Event | None:
+        """Where "Skip to the conversation" leads: the first event past the startup records."""
+        return next((e for e in events if e.kind not in _LEAD_KINDS), events[0] if events else None)
+
+    def _lead(self, events: Sequence[Event]) -> Run:
+        titles = Counter((e.title or "system").strip() for e in events)
+        times = [e.timestamp for e in events if e.timestamp]
+        failed = sum(1 for e in events if e.is_error)
+        first, last = min(times, default=None), max(times, default=None)
+        return Run(tuple(events), 0, tuple(titles.most_common()), 0, failed, first, last, lead=True)
 
     def _run(self, events: Sequence[Event]) -> Run:
         tools: Counter[str] = Counter()
@@ -335,6 +363,16 @@ class Timeline:
         """True when a shell call's input says nothing its line and body do not (command, description, timeout)."""
         args = e.tool_input if isinstance(e.tool_input, dict) else {}
         return set(args) <= _SHELL_KEYS
+
+    def file_view(self, result: Event, call: Event | None) -> Markup | None:
+        """A file-reading call's result as the file it read (``render.file_view``), or None."""
+        if call is None or call.category != ToolCategory.READ or not result.text or result.is_error:
+            return None
+        path = call.path
+        if path is None and isinstance(call.tool_input, dict):
+            given = call.tool_input.get("file_path") or call.tool_input.get("path")
+            path = given if isinstance(given, str) else None
+        return file_view(result.text, path)
 
     def draw_diff(self, diff: str) -> Markup:
         """A diff with line backgrounds and numbers (``sessite/render/diffs.py``)."""

@@ -43,6 +43,49 @@
     fetch("/__sessite__/status", { cache: "no-store" }).then(function (r) { return r.json(); }).then(render).catch(function () {});
   }
 
+  // The folds the reader opened stay open across a reload (a session being written reloads its
+  // page at every line): each open <details> and each expanded long output is remembered by the
+  // nearest id around it and its place among the folds there, in sessionStorage, and reopened.
+  var FOLDS_KEY = "sessite-folds:" + location.pathname;
+  var FOLDS = "details, [data-collapsible]";
+
+  function foldKey(el) {
+    var holder = el.parentElement ? el.parentElement.closest("[id]") : null;
+    var scope = holder || document;
+    var index = Array.prototype.indexOf.call(scope.querySelectorAll(FOLDS), el);
+    return (el.id ? "#" + el.id : (holder ? "#" + holder.id : "") + "/" + index);
+  }
+
+  function isOpen(el) {
+    return el.tagName === "DETAILS" ? el.open : !el.classList.contains("collapsed");
+  }
+
+  function rememberFolds() {
+    var open = [];
+    document.querySelectorAll(FOLDS).forEach(function (el) { if (isOpen(el)) open.push(foldKey(el)); });
+    try { sessionStorage.setItem(FOLDS_KEY, JSON.stringify(open)); } catch (e) { /* storage off: nothing kept */ }
+  }
+
+  function restoreFolds() {
+    var open;
+    try {
+      open = JSON.parse(sessionStorage.getItem(FOLDS_KEY) || "null");
+      sessionStorage.removeItem(FOLDS_KEY);
+    } catch (e) { return; }
+    if (!Array.isArray(open) || open.length === 0) return;
+    var wanted = {};
+    open.forEach(function (key) { wanted[key] = true; });
+    document.querySelectorAll(FOLDS).forEach(function (el) {
+      if (!wanted[foldKey(el)] || isOpen(el)) return;
+      if (el.tagName === "DETAILS") { el.open = true; return; }
+      var button = el.querySelector(":scope > [data-expand]");
+      if (button) button.click(); else el.classList.remove("collapsed");
+    });
+  }
+
+  // after the page's own scripts (deferred too) have wired the long outputs' buttons
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", restoreFolds); else restoreFolds();
+
   var source = new EventSource("/__sessite__/events");
   var first = true;
   function currentUrl() {
@@ -57,6 +100,7 @@
     // Reload when this page (or its styles and scripts) changed, or when we cannot tell.
     if (changed === null || changed === undefined || changed.indexOf(currentUrl()) !== -1 ||
         changed.some(function (u) { return u.indexOf("static/") === 0; })) {
+      rememberFolds();
       location.reload();
     } else {
       render(status);

@@ -28,6 +28,7 @@ from sessite.analyze.insights import (
     timeline,
 )
 from sessite.analyze.session import summarize
+from sessite.analyze.time_spans import active_time
 from sessite.cli import main
 from sessite.model import Event, Kind, Problems, Session, SourceRef, ToolCategory, Usage
 from sessite.outputs.home import SessionIndex
@@ -156,9 +157,16 @@ def test_archive_totals_by_hand(example_site):
     cards = {c.dt.get_text(strip=True): c.dd for c in doc.select("dl.cards .card")}
     assert cards["Sessions"].a.get_text(strip=True) == "13"
     assert cards["Tokens"].a.get_text(strip=True) == "476.6k"
-    assert cards["Cost"].a.get_text(strip=True) == "$0.47"
-    assert "recorded by the agent for 2 sessions" in cards["Cost"].get_text()
-    assert "74.3k tokens unpriced" in cards["Cost"].get_text()
+    # a floor, not a total: 74,341 of 476,615 tokens have no price, so 84 % are priced
+    assert cards["Cost"].a.get_text(strip=True) == "≥ $0.47"
+    assert "84 % of tokens priced" in cards["Cost"].get_text()
+    assert "recorded by the agent (2 sessions)" in cards["Cost"].get_text()
+    assert "74.3k tokens from models with no known price" in cards["Cost"].get_text()
+    # some tokens have no price: the table ranks by tokens, so the biggest unpriced sessions are in it
+    heading = doc.select_one("#costliest h2").get_text(" ", strip=True)
+    assert heading.startswith("Sessions with the most tokens")
+    tokens = [r.select("td.num")[1].get_text(strip=True) for r in doc.select("#costliest-table tbody tr")]
+    assert tokens[0] == "296.1k" and len(tokens) == 8
     assert cards["Tool calls"].a.get_text(strip=True) == "44"
     assert "3 failed (6.8%)" in cards["Tool calls"].get_text()
     assert cards["Lines changed"].a.get_text(strip=True) == "+68 −14"
@@ -201,6 +209,11 @@ def test_timeline_spans_by_hand():
     ]
     assert timedelta(minutes=29) > GAP
     assert [(k, s) for k, _, s in time_by_kind(spans)] == [("model", 35), ("shell", 30), ("idle", 1740)]
+    # active time: everything but the pause, on every page (summary, index, longest sessions)
+    session = Session("s", SourceRef("s", "t"), "t", events)
+    assert active_time(session) == timedelta(seconds=65)
+    summary = summarize(session)
+    assert summary.active == timedelta(seconds=65) and summary.duration == timedelta(seconds=60 + 29 * 60 + 5)
 
 
 def test_session_header_figures_and_strip(example_site):

@@ -70,7 +70,7 @@ def test_the_index_shows_every_column_at_1280_whatever_the_names(example_site, p
     heads = page.locator("table.sessions thead th")
     names = heads.all_text_contents()
     assert [n.strip(" ▲▼") for n in names] == [
-        "Title", "Agent", "Model", "Project", "Started", "Duration", "Messages", "Tools", "Tokens",
+        "Title", "Agent", "Model", "Project", "Started", "Active time", "Messages", "Tools", "Tokens",
     ]  # fmt: skip
     for i in range(heads.count()):
         box = heads.nth(i).bounding_box()

@@ -38,6 +38,7 @@ def test_insights_screenshots(example_site, browser, scheme):
         tab.screenshot(path=str(ARTIFACTS / f"insights-{scheme}.png"), full_page=True)
         tab.goto((site / "sessions" / f"{CLAUDE_CODE}.html").as_uri())
         tab.wait_for_load_state("load")
+        tab.locator(".session-details > summary").click()  # the figures are in the header's "Details"
         tab.locator("section.session-insights").screenshot(path=str(ARTIFACTS / f"session-figures-{scheme}.png"))
         tab.goto((site / "index.html").as_uri())
         tab.wait_for_load_state("load")

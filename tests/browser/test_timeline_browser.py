@@ -206,6 +206,7 @@ def test_the_outline_follows_the_reader(browser: Any, long_site: Path) -> None:
 
 def test_previous_and_next_session_of_the_project(tab: Any, long_site: Path) -> None:
     _open(tab, long_site / LONG_PAGE)
+    tab.locator(".session-details > summary").click()  # the neighbours are in the header's "Details"
     nav = tab.locator("nav.session-nav-top")
     nav.wait_for(state="visible")
     prev = nav.locator("a[rel=prev]")
@@ -216,6 +217,7 @@ def test_previous_and_next_session_of_the_project(tab: Any, long_site: Path) -> 
     nxt.click()
     tab.wait_for_load_state("load")
     assert tab.url.endswith("claude_code-7e1e0000-0000-4000-8000-00000000000b.html")
+    tab.locator(".session-details > summary").click()
     last = tab.locator("nav.session-nav-top")
     last.wait_for(state="visible")
     assert last.locator("a[rel=next]").count() == 0 and last.locator("a[rel=prev]").count() == 1

@@ -374,6 +374,7 @@ def test_a_mention_opens_its_event(example_site, page):
     assert page.url.endswith("#e-f0a1b2c3-aaaa-4dbe-8f3a-000000000001")
     target = page.locator(":target")
     assert target.count() == 1 and FULL in target.inner_text()
+    page.locator(".session-details > summary").click()  # the refs are in the header's "Details"
     page.locator(".git-refs a", has_text="#57").click()
     page.wait_for_load_state()
     assert page.url.endswith("/issue/57.html")

@@ -292,3 +292,32 @@ def test_a_page_on_another_origin_reads_nothing(live, page, tmp_path):
     finally:
         attacker.terminate()
         attacker.wait(timeout=10)
+
+
+def test_folds_the_reader_opened_stay_open_across_a_reload(live, page):
+    """A session being written reloads its page at every line: what the reader opened stays open."""
+    archive, state, port = live
+    url = f"http://127.0.0.1:{port}/sessions/aics-01927a3e-5b1c-7def-8123-456789abcdef.html"
+    page.goto(url)
+    page.wait_for_load_state("load")
+    folds = page.locator("ol.timeline details")
+    assert folds.count() >= 2
+    folds.nth(1).evaluate("d => { d.open = true; }")
+    long_output = page.locator("[data-collapsible]").first
+    long_output.evaluate(
+        "el => { let d = el.closest('details'); while (d) { d.open = true; d = d.parentElement.closest('details'); } }"
+    )
+    long_output.locator(":scope > [data-expand]").click()
+    opened = page.evaluate("() => [...document.querySelectorAll('details')].map((d) => d.open)")
+    page.evaluate("() => { window.__before_reload = true; }")
+    doc = json.loads(AICS.read_text())
+    doc["log"]["sessions"][0]["messages"].append(
+        {"id": "m7", "timestamp": "2026-10-14T09:42:00Z", "role": "user", "content": [{"type": "text", "text": "More"}]}
+    )
+    with page.expect_navigation(timeout=15000):
+        (archive / AICS.name).write_text(json.dumps(doc))
+    page.wait_for_load_state("load")
+    assert page.evaluate("() => window.__before_reload") is None, "the page reloaded"
+    now = page.evaluate("() => [...document.querySelectorAll('details')].map((d) => d.open)")
+    assert now[: len(opened)] == opened
+    assert "collapsed" not in (page.locator("[data-collapsible]").first.get_attribute("class") or "")

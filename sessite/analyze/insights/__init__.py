@@ -14,8 +14,9 @@ Costs are estimates from a small price table (``DEFAULT_PRICES``, or the
 site's ``prices`` setting); a model not in the table has no cost, only tokens.
 
 Modules: ``prices`` (the price table and costs), ``edits`` (files and lines from
-edit calls), ``figures`` (one session's figures), ``time_spans`` (where a
-session's time went), ``totals`` (figures added up over sessions).
+edit calls), ``figures`` (one session's figures), ``totals`` (figures added up over
+sessions). Where a session's time went, and its active time: ``sessite.analyze.time_spans``
+(the session summary needs it too).
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ from sessite.analyze.insights.prices import (
     price_table,
     usage_cost,
 )
-from sessite.analyze.insights.time_spans import GAP, TIME_KINDS, TimeSpan, aware, time_by_kind, timeline, utc_day
 from sessite.analyze.insights.totals import TOP, SessionRow, Totals
+from sessite.analyze.time_spans import GAP, TIME_KINDS, TimeSpan, aware, time_by_kind, timeline, utc_day
 
 __all__ = [
     "DEFAULT_PRICES",

@@ -10,8 +10,8 @@ from typing import Any
 
 from sessite.analyze.insights.figures import SessionFigures
 from sessite.analyze.insights.prices import Prices, model_price, usage_cost
-from sessite.analyze.insights.time_spans import aware
 from sessite.analyze.session import SessionSummary
+from sessite.analyze.time_spans import aware
 from sessite.model import Usage
 
 TOP = 15  # rows in each top-N table
@@ -29,6 +29,7 @@ class SessionRow:
     seconds: float
     tokens: int
     cost: float | None
+    cost_partial: bool = False  # some of its tokens have no known price: the cost is a lower bound
 
 
 _Ranked = tuple[Any, str, SessionRow]  # (what ranks it, session id, row)
@@ -40,8 +41,10 @@ class Totals:
     def __init__(self, top: int = TOP) -> None:
         self.top = top
         self.sessions = 0
+        self.apart = 0  # not index rows: no messages, or sub-agents' logs (SessionSummary.listed_apart)
         self.undated = 0
-        self.seconds = 0.0
+        self.seconds = 0.0  # active time (analyze.time_spans)
+        self.span_seconds = 0.0  # first to last event, added up
         self.usage = Usage()
         self.cost = 0.0
         self.priced_sessions = 0
@@ -61,12 +64,15 @@ class Totals:
         self.files: dict[tuple[str, str], list[int]] = {}  # (project, path) -> [edits, added, removed, sessions]
         self._longest: list[tuple[tuple[Any, _Rev], _Ranked]] = []  # heaps of the top sessions: (seconds, id, row)
         self._costliest: list[tuple[tuple[Any, _Rev], _Ranked]] = []  # ((cost, tokens), id, row)
+        self._biggest: list[tuple[tuple[Any, _Rev], _Ranked]] = []  # (tokens, id, row)
 
     def add(self, s: SessionSummary, f: SessionFigures, prices: Prices) -> None:
         """Add one session: its summary and its figures (costed with ``prices``)."""
         self.sessions += 1
-        duration = s.duration.total_seconds() if s.duration else 0.0
+        self.apart += s.listed_apart is not None
+        duration = s.active.total_seconds() if s.active else 0.0
         self.seconds += duration
+        self.span_seconds += s.duration.total_seconds() if s.duration else 0.0
         usage = s.stats.usage
         self.usage = self.usage + usage
         if f.cost is not None:
@@ -83,12 +89,14 @@ class Totals:
         else:
             self.undated += 1
         self._add_agent(s.agent, usage, f.cost)
-        self._add_models(s.models, f.usage_by_model, prices)
+        self._add_models(s.models, f.usage_by_model, prices, f.cost_recorded)
         self._add_tools(f.tools)
         self._add_files(s.project or "", f.files)
-        row = SessionRow(s.id, s.title, s.agent, s.project, s.started, duration, usage.total, f.cost)
+        partial = f.cost_partial or (f.cost is None and usage.total > 0)
+        row = SessionRow(s.id, s.title, s.agent, s.project, s.started, duration, usage.total, f.cost, partial)
         _push(self._longest, (duration, s.id, row), self.top)
         _push(self._costliest, ((f.cost if f.cost is not None else -1.0, usage.total), s.id, row), self.top)
+        _push(self._biggest, (usage.total, s.id, row), self.top)
 
     def _add_day(self, started: datetime, agent: str, usage: Usage, cost: float) -> None:
         day = started.date()
@@ -113,7 +121,11 @@ class Totals:
             agent[3] += 1
 
     def _add_models(
-        self, named: tuple[str, ...], usage_by_model: tuple[tuple[str, Usage], ...], prices: Prices
+        self,
+        named: tuple[str, ...],
+        usage_by_model: tuple[tuple[str, Usage], ...],
+        prices: Prices,
+        recorded: bool = False,
     ) -> None:
         for model, mu in usage_by_model:
             entry = self.models.get(model)
@@ -124,7 +136,7 @@ class Totals:
             price = model_price(model, prices)
             if price is not None:
                 entry[2] = (entry[2] or 0.0) + usage_cost(mu, price)
-            else:
+            elif not recorded:  # a cost the agent recorded covers every model
                 self.unpriced_tokens += mu.total
         for model in named:  # models named with no usage still count their sessions
             if model not in self.models:
@@ -160,7 +172,23 @@ class Totals:
     def longest(self) -> list[SessionRow]:
         return [row for d, _, row in sorted((item for _, item in self._longest), key=lambda t: (-t[0], t[1])) if d > 0]
 
+    @property
+    def priced_share(self) -> float:
+        """The share of the tokens a cost covers (recorded, or priced from the table)."""
+        total = self.usage.total
+        return 1.0 - self.unpriced_tokens / total if total else 1.0
+
+    @property
+    def costs_complete(self) -> bool:
+        """Every token is covered by a cost, so sessions can be ranked by cost."""
+        return self.unpriced_tokens == 0
+
     def costliest(self) -> list[SessionRow]:
+        """The top sessions by cost, or by tokens when some tokens have no price (a cost ranking
+        would leave out the biggest sessions of models with no known price)."""
+        if not self.costs_complete:
+            ranked_tokens = sorted((item for _, item in self._biggest), key=lambda t: (-t[0], t[1]))
+            return [row for k, _, row in ranked_tokens if k > 0]
         ranked = sorted((item for _, item in self._costliest), key=lambda t: (-t[0][0], -t[0][1], t[1]))
         return [row for k, _, row in ranked if k[0] > 0 or k[1] > 0]
 

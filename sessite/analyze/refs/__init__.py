@@ -9,6 +9,10 @@ Where refs come from
     gh commands the session ran (``git checkout -b``/``switch -c``, ``git push``,
     ``git tag``, ``gh pr create``…) and their output (``[branch sha] message``,
     push/fetch ref lines, ``Switched to branch``, remote URLs).
+    A git command run outside the session's folder (``cd /other && git log``,
+    ``git -C /other``) is another repository's: its line and output are read as
+    tool I/O (``commands.runs_elsewhere``), as is a system note's text (example
+    text, hook output), so neither names a commit of the session.
     *Mentions*: text in messages and tool I/O: full and short commit SHAs,
     ``#123``, ``owner/repo#123``, ``GH-123`` and forge URLs of commits, issues
     and pull requests.

@@ -8,6 +8,7 @@ from a branch, ``gh pr|issue view|merge|… N`` works on an issue or pull reques
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Set
 from dataclasses import dataclass
@@ -103,6 +104,44 @@ def parse_invocations(command: str) -> list[Invocation]:
         else:
             i += 1
     return out
+
+
+def runs_elsewhere(command: str, cwd: str | None) -> bool:
+    """True when a git command of this line runs in a folder outside the session's own
+    (``cd /other/repo && git log``, ``git -C /other/repo log``, ``--git-dir``): what it prints
+    is another repository's, so its SHAs are not the session's commits. A folder that cannot be
+    placed (no cwd, ``~``, a variable) is taken as the session's own."""
+    if not cwd or ("cd " not in command and "-C" not in command and "--git-dir" not in command):
+        return False
+    tokens = _tokens(command[:20000].replace("\n", " ; "))
+    away = False  # after a ``cd`` out of the session's folder
+    for i, token in enumerate(tokens):
+        first = i == 0 or tokens[i - 1] in _SEPARATORS or tokens[i - 1] in _BEFORE_A_COMMAND
+        if token == "cd" and first and i + 1 < len(tokens):
+            away = _outside(tokens[i + 1], cwd)
+        elif token.rsplit("/", 1)[-1] == "git" and first:
+            if away:
+                return True
+            j = i + 1
+            while j < len(tokens) and tokens[j].startswith("-"):
+                option, _, value = tokens[j].partition("=")
+                if option in ("-C", "--git-dir", "--work-tree"):
+                    folder = value or (tokens[j + 1] if j + 1 < len(tokens) else "")
+                    if _outside(folder, cwd):
+                        return True
+                j += 1 if value or option not in _GIT_OPTS_WITH_ARG else 2
+    return False
+
+
+def _outside(folder: str, cwd: str) -> bool:
+    """True when ``folder`` (absolute, or relative to ``cwd``) lies outside ``cwd``."""
+    if not folder or folder.startswith(("~", "$", "-")):
+        return False
+    base = cwd.rstrip("/") or "/"
+    where = posixpath.normpath(folder if folder.startswith("/") else posixpath.join(base, folder))
+    if where.endswith("/.git"):
+        where = where[: -len("/.git")]
+    return where != base and not where.startswith(base + "/")
 
 
 def _git_invocation(args: list[str]) -> Invocation | None:

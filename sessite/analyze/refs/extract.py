@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from sessite.analyze.refs.commands import Invocation, record_commands
+from sessite.analyze.refs.commands import Invocation, record_commands, runs_elsewhere
 from sessite.analyze.refs.findings import Findings
 from sessite.analyze.refs.forges import DEFAULT_FORGE, Forge
 from sessite.analyze.refs.keys import Repo, SessionRefs
@@ -35,7 +35,9 @@ def extract_refs(session: Session, forge: Forge = DEFAULT_FORGE) -> SessionRefs:
             _tool_result(f, event, calls.get(event.call_id or "") or ([], None))
         elif event.kind != Kind.UNKNOWN:
             if event.text:
-                scan(f, event.text, event.id, MSG)
+                # a system note (a hook's output, a skill's instructions, a tool list) is example text,
+                # not the conversation: only refs that say where they belong (URLs, owner/repo#N)
+                scan(f, event.text, event.id, TOOL if event.kind == Kind.SYSTEM else MSG)
             for block in event.blocks:
                 if block.text:
                     scan(f, block.text, event.id, TOOL if block.type in ("code", "file", "json") else MSG)
@@ -47,7 +49,9 @@ def _tool_call(f: Findings, event: Event, calls: dict[str, _CallInfo]) -> None:
     """A command line is read as git when it runs git or gh; the rest of the call's input as tool I/O."""
     invocations: list[Invocation] = []
     f.pr_head = None
-    if event.command:
+    if event.command and runs_elsewhere(event.command, f.session.cwd):
+        scan(f, event.command, event.id, TOOL)  # another repository's git: its output names no commit of ours
+    elif event.command:
         invocations = record_commands(f, event.id, event.command)
         scan(f, event.command, event.id, GIT if invocations else TOOL, {i.sub for i in invocations})
     if event.call_id:

@@ -87,6 +87,7 @@ def test_flat_sidechain_nests_under_its_task_call_by_id_and_by_time() -> None:
 def test_flat_sidechains_without_main_file_are_one_session() -> None:
     session = sessions_of(FLAT)[MISSING]
     assert session.id == f"claude_code-{MISSING}" and session.meta["main_file"] == "missing"
+    assert session.subagent_log  # only sub-agents' logs: a page, not an index row
     assert session.source.path == str(FLAT / "agent-4444dddd.jsonl")
     assert session.title == "Sub-agent: Find every TODO comment in src/"  # a warmup says nothing
     assert [(e.id, e.call_id) for e in session.events] == [("agent-4444dddd", None), ("agent-5555eeee", None)]
@@ -99,6 +100,7 @@ def test_empty_main_file_holds_its_sidechains() -> None:
     assert READER.companions(EMPTY) == [FLAT / "agent-6666ffff.jsonl"]
     session = sessions_of(FLAT)[EMPTY.stem]
     assert session.meta["main_file"] == "empty" and session.title == "Sub-agents of session 0a0a0a0a"
+    assert session.subagent_log
     assert [e.kind for e in session.events] == [Kind.SUBAGENT]
 
 

@@ -42,6 +42,9 @@ def feed(t: Transcript, lineno: int, rec: dict[str, Any]) -> None:
     ts = parse_time(rec.get("timestamp"))
     t.note_time(ts)
     t.note_envelope(rec)
+    uuid = rec.get("uuid")
+    if isinstance(uuid, str):
+        t.uuids.add(uuid)
     fates = t.fates
     try:
         _dispatch(t, lineno, rec, kind, ts)
@@ -121,7 +124,14 @@ def _read_metadata(t: Transcript, lineno: int, kind: str, rec: dict[str, Any]) -
     value = text_of(rec.get(field_name)) if field_name else None
     if kind == "ai-title" and value is None:
         value = text_of(rec.get("title"))
-    if value:
+    if value and kind == "summary":
+        leaf = rec.get("leafUuid")
+        if isinstance(leaf, str):
+            t.summary_leaves.pop(leaf, None)  # a later summary of the same conversation wins
+            t.summary_leaves[leaf] = value
+        else:
+            t.titles[kind] = value  # no leaf named: this file's
+    elif value:
         t.titles[kind] = value
     if kind == "agent-name" and value:
         t.meta["agent_name"] = value

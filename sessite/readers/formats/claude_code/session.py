@@ -4,6 +4,7 @@ whose main file is missing, or a nested sub-agent file whose parent file is miss
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -79,7 +80,9 @@ def _with_agents(
         meta["main_file"] = "empty" if main.path.name.endswith(f"{raw_id}.jsonl") else "missing"
     cwd = launch_cwd(main.cwds, path.parent.name)
     title = main.title or _agents_title(agents, raw_id)
-    return _session(path, raw_id, main=main, events=events, title=title, cwd=cwd, meta=meta, everything=everything)
+    session = _session(path, raw_id, main=main, events=events, title=title, cwd=cwd, meta=meta, everything=everything)
+    # no transcript of its own, only its sub-agents' (a warm-up, or the main file lost): not an index row
+    return replace(session, subagent_log=not main.events)
 
 
 def _count_journals(main: Transcript, nested: list[Path]) -> None:
@@ -146,7 +149,8 @@ def read_standalone_agent(path: Path, problems: Problems) -> Session | None:
         title = f"Sub-agent: {t.title}" if t.title else f"Sub-agent {aid}"
     cwd = launch_cwd(t.cwds, path.parent.parent.parent.name)
     raw_id = f"{parent_sid}-agent-{aid}"
-    return _session(path, raw_id, main=t, events=t.events, title=title, cwd=cwd, meta=meta, everything=[t])
+    session = _session(path, raw_id, main=t, events=t.events, title=title, cwd=cwd, meta=meta, everything=[t])
+    return replace(session, subagent_log=True)
 
 
 def _session(

@@ -94,6 +94,10 @@ class Transcript:
         self.first_prompt: str | None = None  # raw text of the first real prompt (links sub-agents)
         self.prompt_title: str | None = None
         self.titles: dict[str, str] = {}
+        # A ``summary`` record names the conversation its ``leafUuid`` ends: often another session's
+        # (Claude Code copies the summaries of earlier sessions into a resumed one's file).
+        self.summary_leaves: dict[str, str] = {}  # leafUuid -> summary
+        self.uuids: set[str] = set()  # of this file's records
         self.meta: dict[str, Any] = {}
         self.pull_requests: dict[str, None] = {}
         self.repos: dict[str, None] = {}
@@ -201,6 +205,11 @@ class Transcript:
     @property
     def title(self) -> str | None:
         for key in TITLE_PREFERENCE:
+            if key == "summary":
+                # the last summary of a conversation this file holds (the others are other sessions')
+                own = [text for leaf, text in self.summary_leaves.items() if leaf in self.uuids]
+                if own:
+                    return shorten(own[-1], 200)
             if self.titles.get(key):
                 return shorten(self.titles[key], 200)
         return self.prompt_title or self.slug

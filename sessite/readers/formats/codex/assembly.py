@@ -203,6 +203,7 @@ class Assembly:
             usage=leftover,
             meta=self._session_meta_fields(raw_id),
             skipped=dict(self.skipped),
+            subagent_log=bool(subagent_info(meta_obj)),  # a thread another session spawned
         )
 
     def _title(self, meta_obj: dict[str, Any]) -> str | None:

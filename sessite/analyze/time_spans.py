@@ -1,4 +1,11 @@
-"""Where a session's time went: consecutive spans between its timed events, by kind."""
+"""Where a session's time went: consecutive spans between its timed events, by kind.
+
+The one rule for a session's *active time*, used by every page (the session's header and time
+strip, the index's Duration column and card, "Longest sessions"): the time between consecutive
+timed top-level events, except that a gap longer than ``GAP`` while the agent works or waits for
+the user is a pause and does not count. Its *span* (first to last event, wall clock) is shown
+beside it where the two differ.
+"""
 
 from __future__ import annotations
 
@@ -94,6 +101,17 @@ class _Run:
     event_id: str
     label: str
     events: int = 1
+
+
+def active_seconds(spans: list[TimeSpan]) -> float:
+    """The active time of a session's spans: all but the pauses (the module's rule)."""
+    return sum(span.seconds for span in spans if span.kind != "idle")
+
+
+def active_time(session: Session) -> timedelta | None:
+    """A session's active time, or None when fewer than two of its events have a time."""
+    spans = timeline(session)
+    return timedelta(seconds=active_seconds(spans)) if spans else None
 
 
 def time_by_kind(spans: list[TimeSpan]) -> list[tuple[str, str, float]]:
