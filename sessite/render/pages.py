@@ -22,6 +22,7 @@ from sessite.site.urls import (
     parts_script_url,
     project_url,
     relative_root,
+    session_commits_script_url,
     session_url,
     single_file_url,
 )
@@ -60,6 +61,7 @@ def session_pages(view: SessionView) -> list[Page]:
         "parts_js": "",
         "project": project_links(view.summary),
         "files": download_urls(view.session.id),
+        "commits_script": session_commits_script_url(view.session.id),  # (with --repo: the commits it made)
     }
     if not view.parts:
         return [Page(session_url(view.session.id), "session.html", dict(base, tl=Timeline(view)), deps)]

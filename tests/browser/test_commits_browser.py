@@ -37,6 +37,7 @@ def test_session_lists_its_commit_and_the_commit_leads_back_to_the_turn(
 ) -> None:
     site, made = commit_site
     tab.goto((site / "sessions" / f"claude_code-{SID['human']}.html").as_uri())
+    tab.locator("details.session-details > summary").click()  # (the header's facts, commits among them)
     box = tab.locator("section.session-commits")
     box.wait_for(state="visible")
     link = box.locator("a.session-commit")
@@ -56,4 +57,4 @@ def test_a_session_without_commits_shows_no_list(tab: Any, commit_site: tuple[Pa
     tab.goto((site / "sessions" / f"claude_code-{SID['sibling']}.html").as_uri())
     tab.wait_for_load_state("load")
     tab.wait_for_timeout(300)
-    assert not tab.locator("section.session-commits").is_visible()
+    assert tab.locator("section.session-commits").get_attribute("hidden") is not None  # (not shown, even unfolded)
