@@ -140,6 +140,8 @@ def session_ext(session: Session) -> dict[str, Any]:
         ext["meta"] = jsonable(dict(session.meta))
     if session.skipped:
         ext["skipped"] = dict(session.skipped)
+    if session.subagent_log:
+        ext["subagent_log"] = True
     # The formats always carry a title and times: an explicit null says the session had none.
     if session.title is None:
         ext["title"] = None

@@ -96,6 +96,7 @@ def _session_fields(ext: dict[str, Any]) -> dict[str, Any]:
         usage=_usage(usage) if isinstance(usage, dict) else None,
         meta=dict(ext["meta"]) if isinstance(ext.get("meta"), dict) else {},
         skipped={str(k): to_int(v) for k, v in obj(ext.get("skipped")).items()},
+        subagent_log=ext.get("subagent_log") is True,
     )
 
 

@@ -129,7 +129,16 @@ def test_every_tool_over_stdio(archive, tmp_path):
         ],
     )
     names = [t.name for t in tools]
-    assert names == ["search", "list_sessions", "read_session", "problems", "list_refs", "get_ref"]
+    assert names == [
+        "search",
+        "list_sessions",
+        "read_session",
+        "problems",
+        "list_refs",
+        "get_ref",
+        "session_commits",
+        "commit_sessions",
+    ]
     assert all(t.annotations.read_only_hint for t in tools)
     assert tools[0].input_schema["required"] == ["query"]
     listed, rounding, pagination, first_page, problems, refs, missing, bad_cursor = answers[:8]
