@@ -13,6 +13,7 @@ from sessite.cli.app import main
 from sessite.cli.options import (
     archive_roots,
     os_error_line,
+    repo_option,
     site_options,
     with_config_file,
 )
@@ -64,12 +65,8 @@ from sessite.publish.writer import OutputError
     help="Where incremental-build state lives (default: your cache folder; never inside the archive or the site).",
 )
 @click.option("-j", "--jobs", type=click.IntRange(0, 64), default=0, help="Worker processes (0: one per core).")
-@click.option(
-    "--repo",
-    "repos",
-    multiple=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="A git repository (work tree or bare) whose commits are linked to the sessions that made them (repeatable).",
+@repo_option(
+    "A git repository (work tree or bare) whose commits are linked to the sessions that made them (repeatable)."
 )
 @click.option(
     "--blame",

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from sessite.cli.app import main
-from sessite.cli.options import PII_HELP, config_option, with_config_file
+from sessite.cli.options import PII_HELP, config_option, repo_option, with_config_file
 from sessite.config import SiteConfig
 
 INSTALL_LINE = "sessite mcp needs the MCP SDK: pip install 'sessite[mcp]' (or: pipx inject sessite mcp)"
@@ -37,13 +37,7 @@ def default_site(archive: Path) -> Path:
 )
 @click.option("--no-redact", is_flag=True, help="Answer with secrets as they are (redaction is on by default).")
 @click.option("--redact-pii", is_flag=True, help=PII_HELP)
-@click.option(
-    "--repo",
-    "repos",
-    multiple=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="A git repository whose commits are linked to sessions: the session_commits and commit_sessions tools.",
-)
+@repo_option("A git repository whose commits are linked to sessions: the session_commits and commit_sessions tools.")
 @config_option("Settings file (default: sessite.toml at the archive's root): exclude_sessions, hide_events, redaction.")
 def mcp_command(
     archive: Path,

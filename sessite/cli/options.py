@@ -53,6 +53,13 @@ def config_option(help_text: str) -> Decorator:
     )
 
 
+def repo_option(help_text: str) -> Decorator:
+    """``--repo PATH`` (repeatable, passed as ``repos``): git repositories whose commits link to sessions."""
+    return click.option(
+        "--repo", "repos", multiple=True, type=click.Path(file_okay=False, path_type=Path), help=help_text
+    )
+
+
 def site_options(watched: bool) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """The site settings that ``build`` and ``serve`` share (``watched``: serve rebuilds when those folders change)."""
     also = " (watched)" if watched else ""

@@ -10,6 +10,7 @@ import click
 from sessite.cli.app import main
 from sessite.cli.options import (
     archive_roots,
+    repo_option,
     site_options,
     with_config_file,
 )
@@ -52,13 +53,9 @@ from sessite.serve import serve
     "--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port (0 picks a free one)."
 )
 @click.option("--open", "open_browser", is_flag=True, help="Open the preview in a browser.")
-@click.option(
-    "--repo",
-    "repos",
-    multiple=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="A git repository whose commits are linked to the sessions that made them (repeatable; its new "
-    "commits and notes rebuild).",
+@repo_option(
+    "A git repository whose commits are linked to the sessions that made them (repeatable; its new "
+    "commits and notes rebuild)."
 )
 @click.option(
     "--blame",

@@ -73,6 +73,7 @@ class Archive:
         self.catalog = Catalog(config.archive, config.redact, config)
         self._state: BuildState | None = None
         self._index: SearchIndex | None = None
+        self._commits: dict[str, dict[str, Any]] | None = None
         self._views: OrderedDict[str, tuple[SessionView, list[tuple[Event, int]]]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -80,6 +81,7 @@ class Archive:
         with self._lock:
             self._state = state
             self._index = None
+            self._commits = None
             self._views.clear()
 
     @property
@@ -105,6 +107,18 @@ class Archive:
                 except (FileNotFoundError, ValueError, KeyError):
                     raise ToolError(500, "the site has no search index") from None
             return self._index
+
+    def linked_commits(self) -> dict[str, dict[str, Any]]:
+        """The build's linked commits (``commits/links.json``: sha -> subject, url, sessions), redacted
+        as the commit pages are; read once per build."""
+        with self._lock:
+            if self._commits is None:
+                try:
+                    commits = json.loads((self.state().site / COMMIT_LINKS_URL).read_text("utf-8"))["commits"]
+                except (OSError, ValueError, KeyError, TypeError):
+                    commits = {}
+                self._commits = commits if isinstance(commits, dict) else {}
+            return self._commits
 
     def view(self, session_id: str) -> tuple[SessionView, list[tuple[Event, int]]]:
         """A session read, redacted and left out as the build does, with the site's anchors and parts."""
@@ -295,15 +309,10 @@ def get_ref(archive: Archive, id: str, max_mentions: int, limit: int, cursor: st
 
 
 def _linked_commits(archive: Archive) -> dict[str, dict[str, Any]]:
-    """The build's linked commits (``commits/links.json``: sha -> subject, url, sessions), redacted
-    as the commit pages are; an error when the archive was built without a repository."""
+    """An error when the archive was built without a repository, else ``Archive.linked_commits``."""
     if not archive.config.repos:
         raise ToolError(422, "no repository: start sessite mcp with --repo PATH (or repos = [...] in sessite.toml)")
-    try:
-        commits = json.loads((archive.state().site / COMMIT_LINKS_URL).read_text("utf-8"))["commits"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return {}
-    return commits if isinstance(commits, dict) else {}
+    return archive.linked_commits()
 
 
 def session_commits(archive: Archive, id: str, limit: int, cursor: str | None) -> dict[str, Any]:  # noqa: A002
