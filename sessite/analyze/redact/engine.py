@@ -49,6 +49,42 @@ def _hint_finder(hints: frozenset[str]) -> HintFinder:
     return HintFinder(set(hints))
 
 
+class _RuleTable:
+    """What a redactor's rules are, apart from any one string or source: the rules in order and
+    what picks them (hints, runs, the compiled set). Made once a process for a build's settings
+    (``_rule_table``): a worker makes a redactor per source."""
+
+    def __init__(self, extra: Iterable[tuple[str, str]], shapes_only: bool, personal: Personal | None = None) -> None:
+        rules: list[_Rule] = [(kind, (), compile_extra(kind, p), (), None) for kind, p in extra]
+        for spec in SHAPES if shapes_only else PATTERNS:
+            anchors: Anchors = spec[3] if len(spec) > 3 else ()
+            check: Check | None = spec[4] if len(spec) > 4 else None
+            rules.append((spec[0], spec[1], _compiled(spec[2]), anchors, check))
+        rules.extend((kind, hints, scan, (), None) for kind, hints, scan in (() if shapes_only else SCANS))
+        if personal is not None:
+            rules.extend((kind, hints, scan, (), None) for kind, hints, scan in personal.scans())
+        self.rules = rules
+        self.checks = {r[2]: r[4] for r in rules if r[4] is not None}
+        hints = {h for r in rules for h in r[1] if h not in RUNS}
+        self.runs = tuple(run for run in RUNS if any(run in r[1] for r in rules))
+        self.hints = _hint_finder(frozenset(hints))
+        self.hint_set = frozenset(hints)
+        by_hint: dict[str, set[int]] = defaultdict(set)
+        for i, rule in enumerate(rules):
+            for hint in rule[1]:
+                by_hint[hint].add(i)
+        self.by_hint = dict(by_hint)  # (a hint found may be one no rule here has: a run)
+        self.always = {i for i, r in enumerate(rules) if not r[1]}
+        self.always_order = sorted(self.always)
+        self.ruleset = rule_set(tuple(_requirements(r[1], r[2]) for r in rules)) if ruleset_available() else None
+
+
+@lru_cache(maxsize=8)
+def _rule_table(extra: tuple[tuple[str, str], ...], shapes_only: bool, compiled_set: bool) -> _RuleTable:
+    """``compiled_set``: whether the RE2 set is used now (tests turn it off and on)."""
+    return _RuleTable(extra, shapes_only)
+
+
 class TextRedactor:
     """Replaces secrets in strings by ``[REDACTED:kind]`` and counts them by kind.
 
@@ -68,31 +104,26 @@ class TextRedactor:
         personal: Personal | None = None,
         shapes_only: bool = False,
     ) -> None:
-        rules: list[_Rule] = [(kind, (), compile_extra(kind, p), (), None) for kind, p in extra]
-        for spec in SHAPES if shapes_only else PATTERNS:
-            anchors: Anchors = spec[3] if len(spec) > 3 else ()
-            check: Check | None = spec[4] if len(spec) > 4 else None
-            rules.append((spec[0], spec[1], _compiled(spec[2]), anchors, check))
-        rules.extend((kind, hints, scan, (), None) for kind, hints, scan in (() if shapes_only else SCANS))
-        if personal is not None:
-            rules.extend((kind, hints, scan, (), None) for kind, hints, scan in personal.scans())
+        extra = tuple(extra)
+        try:
+            table = _rule_table(extra, shapes_only, ruleset_available()) if personal is None else None
+        except TypeError:  # (a pattern that is no string: _RuleTable says so, as a config error)
+            table = None
+        if table is None:
+            table = _RuleTable(extra, shapes_only, personal)
         self.personal = personal
         self._min_len = 8 if personal is None else 3  # (a user name, an address can be short)
-        self._rules = rules
-        self._replacers = [partial(self._replace, kind=r[0]) for r in rules]
-        self._checks = {r[2]: r[4] for r in rules if r[4] is not None}
+        self._rules = table.rules
+        self._replacers = [partial(self._replace, kind=r[0]) for r in table.rules]
+        self._checks = table.checks
         self._allow = AllowList(allow)
-        hints = {h for r in rules for h in r[1] if h not in RUNS}
-        self._runs = tuple(run for run in RUNS if any(run in r[1] for r in rules))
-        self._hints = _hint_finder(frozenset(hints))
-        self._hint_set = frozenset(hints)
-        self._by_hint: dict[str, set[int]] = defaultdict(set)
-        for i, rule in enumerate(rules):
-            for hint in rule[1]:
-                self._by_hint[hint].add(i)
-        self._always = {i for i, r in enumerate(rules) if not r[1]}
-        self._always_order = sorted(self._always)
-        self._ruleset = rule_set(tuple(_requirements(r[1], r[2]) for r in rules)) if ruleset_available() else None
+        self._runs = table.runs
+        self._hints = table.hints
+        self._hint_set = table.hint_set
+        self._by_hint = table.by_hint
+        self._always = table.always
+        self._always_order = table.always_order
+        self._ruleset = table.ruleset
         self._memo: dict[str, tuple[str, tuple[str, ...]]] = {}
         self._recent: dict[str, tuple[str, tuple[str, ...]]] = {}  # long strings, oldest first
         self._recent_size = 0
@@ -151,7 +182,9 @@ class TextRedactor:
         if order is None:  # (no compiled set, or text it cannot read: the hint words say)
             found = self._hints.found(value.lower())
             found.extend(runs_in(value, self._runs))
-            order = sorted(self._always.union(*(self._by_hint[h] for h in found))) if found else self._always_order
+            order = (
+                sorted(self._always.union(*(self._by_hint.get(h, ()) for h in found))) if found else self._always_order
+            )
             present = set(found)
         if not order:
             return value  # (most strings: no rule can match)

@@ -115,7 +115,7 @@ class RuleSet:
         self._set = re2.Set.SearchSet(options)
         numbers: dict[str, int] = {}
         self.always: list[int] = []
-        self._needs: list[tuple[int, frozenset[int]]] = []  # (rule, the set's patterns it needs)
+        self._by_pattern: dict[int, list[tuple[int, frozenset[int]]]] = {}  # a pattern: the rules needing it
         for rule, patterns in enumerate(requirements):
             try:
                 needs = frozenset(
@@ -124,7 +124,8 @@ class RuleSet:
             except re2.error:
                 needs = frozenset()
             if needs:
-                self._needs.append((rule, needs))
+                for pattern in needs:
+                    self._by_pattern.setdefault(pattern, []).append((rule, needs))
             else:
                 self.always.append(rule)
         self._set.Compile()
@@ -137,11 +138,9 @@ class RuleSet:
         if not found:
             return self.always
         present = set(found)
-        rules = [rule for rule, needs in self._needs if needs <= present]
-        if self.always:
-            rules.extend(self.always)
-            rules.sort()
-        return rules
+        rules = {rule for pattern in present for rule, needs in self._by_pattern.get(pattern, ()) if needs <= present}
+        rules.update(self.always)
+        return sorted(rules)
 
 
 @lru_cache(maxsize=8)
