@@ -53,6 +53,9 @@ class SiteConfig:
     redact_allow: tuple[str, ...] = ()  # exact values never redacted (sessite.toml redact_allow)
     redact_pii: bool = False  # personal data too: home folders, user names, e-mails, hosts, IPs (--redact-pii)
     pii_allow: tuple[str, ...] = ()  # personal data kept: globs (*@mycompany.com) or bare domains
+    # (value, kind) pairs a rule replaced in one source and the output scan found bare in another: set by
+    # the build (pipeline/learned_elsewhere.py), kept in its private cache, never read from sessite.toml.
+    redact_known: tuple[tuple[str, str], ...] = ()
     include: tuple[str, ...] = ()  # globs (relative to the archive) a source must match to be read; () = all
     exclude: tuple[str, ...] = ()  # globs of sources (files or folders) never read
     exclude_sessions: tuple[str, ...] = ()  # session ids or globs over ids never built

@@ -9,7 +9,8 @@ site settings) changes the theme fingerprint, and then everything is rebuilt.
 
 The cache carries a version key; a missing, foreign or corrupt cache means a
 full build, never a crash. It is never published (it may hold unredacted text
-when redaction is off, and paths of the user's machine), and it is private:
+when redaction is off, the secrets redaction learnt from each source, and paths
+of the user's machine), and it is private:
 ``0600`` files in ``0700`` folders, each file sealed with a per-cache key and
 unpickled only when the seal checks out (``sealed.py``).
 """
@@ -34,7 +35,8 @@ from sessite.pipeline import sealed
 # 5: one items file per source; 6: snippet packs of 128 events; 7: snippets only of events a result opens;
 # 8: SessionSummary without url (the site layer makes it from the id); 9: search items carry the session's facts;
 # 10: summaries carry active time and whether the session is listed apart (no messages, a sub-agent's log)
-CACHE_VERSION = 10
+# 11: sources keep the secrets they taught redaction; the cache keeps the ones spread across the archive
+CACHE_VERSION = 11
 
 
 @dataclass
@@ -62,6 +64,9 @@ class SourceRecord:
     problems: list[Problem]
     redactions: Any = None  # Counter of redactions by kind
     excluded: int = 0  # sessions left out (exclude_sessions)
+    # value -> kind: the secrets a rule replaced in this source, looked for in the others' pages by the
+    # output scan (pipeline/learned_elsewhere.py); why this cache must stay private when redaction is on too
+    learned: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -71,6 +76,7 @@ class BuildCache:
     sources: dict[str, SourceRecord] = field(default_factory=dict)
     aggregates: dict[str, tuple[str, list[str]]] = field(default_factory=dict)  # name -> (fingerprint, urls written)
     scanned: bool = False  # the site published with this cache passed the output scan (pipeline/output_scan.py)
+    known: tuple[tuple[str, str], ...] = ()  # SiteConfig.redact_known of the build that made it
 
 
 @lru_cache(maxsize=1)

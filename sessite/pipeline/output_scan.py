@@ -23,6 +23,9 @@ What is scanned, and why:
 - Not the base64 body of a ``data:image`` URI: pixels, which redaction leaves alone too.
 - Only new files when the published site passed this scan under the same theme
   (sessite, settings, templates): kept files are the published bytes, scanned then.
+- The secrets a rule replaced in some source (``learned``: a password of a ``.env``),
+  wherever they stand bare in a file: one found in another session's page makes the
+  build run again with it redacted everywhere (``pipeline.learned_elsewhere``).
 """
 
 from __future__ import annotations
@@ -32,13 +35,15 @@ import html
 import json
 import re
 import zlib
-from collections.abc import Iterable, Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
 from sessite.analyze.redact.engine import IMAGE_DATA, TextRedactor
 from sessite.analyze.redact.findings import mask, text_differences
+from sessite.analyze.redact.learned import Learned
 from sessite.analyze.redact.markers import MARKER as REDACTED_MARKER
 from sessite.config import SiteConfig
 from sessite.parallel import Forked, fork_call, parallel_map
@@ -60,33 +65,50 @@ class Leak:
     kind: str
     value: str
     name: bool = False
+    learned: bool = False  # a value a rule replaced in another source (see ``learned``), bare here
 
     def __str__(self) -> str:
         where = f"{self.url} (file name)" if self.name else self.url
-        return f"{where}: {self.kind} ({mask(self.value)})"
+        kind = f"{self.kind} redacted in another session" if self.learned else self.kind
+        return f"{where}: {kind} ({mask(self.value)})"
+
+
+@dataclass(frozen=True)
+class _Scan:
+    """What every scanning process needs: the build's settings and the secrets learnt (value -> kind)."""
+
+    config: SiteConfig
+    learned: Mapping[str, str]
 
 
 def scan_site(
-    writer: SiteWriter, config: SiteConfig, only_new: bool, jobs: int, early: EarlyScan | None = None
+    writer: SiteWriter,
+    config: SiteConfig,
+    only_new: bool,
+    jobs: int,
+    early: EarlyScan | None = None,
+    learned: Mapping[str, str] | None = None,
 ) -> list[Leak]:
     """What the detectors find in the site ``writer`` is about to publish (none when redaction is off).
     ``early``: a scan of the files written before the aggregates, started then (``start_early_scan``);
-    its files are not read again unless its process failed."""
+    its files are not read again unless its process failed. ``learned``: the secrets rules replaced
+    in the sources (value -> kind), looked for as written."""
     if not config.redact:
         return []
+    scan = _Scan(config, learned or {})
     urls = _urls(writer, only_new)
     rest = [u for u in urls if u not in early.urls] if early is not None else urls
-    leaks = _scan(writer, config, rest, jobs)  # while the early scan finishes
+    leaks = _scan(writer, scan, rest, jobs)  # while the early scan finishes
     if early is not None:
         found_early = early.leaks()
-        leaks += found_early if found_early is not None else _scan(writer, config, sorted(early.urls), jobs)
+        leaks += found_early if found_early is not None else _scan(writer, scan, sorted(early.urls), jobs)
     return sorted(leaks, key=lambda leak: (not leak.name, leak.url))  # (stable: a file's findings keep their order)
 
 
-def _scan(writer: SiteWriter, config: SiteConfig, urls: list[str], jobs: int) -> list[Leak]:
-    leaks = _name_leaks(_detector(config), urls)  # a kept file's name passed with it
+def _scan(writer: SiteWriter, scan: _Scan, urls: list[str], jobs: int) -> list[Leak]:
+    leaks = _name_leaks(scan, urls)  # a kept file's name passed with it
     files = [(url, writer.current_path(url)) for url in urls]
-    for found in parallel_map(_content_leaks, _batches(files), jobs, context=config):
+    for found in parallel_map(_content_leaks, _batches(files), jobs, context=scan):
         leaks.extend(found)
     return leaks
 
@@ -107,13 +129,15 @@ class EarlyScan:
         self.forked.cancel()
 
 
-def start_early_scan(writer: SiteWriter, config: SiteConfig, only_new: bool) -> EarlyScan | None:
+def start_early_scan(
+    writer: SiteWriter, config: SiteConfig, only_new: bool, learned: Mapping[str, str] | None = None
+) -> EarlyScan | None:
     """Start scanning what the site holds so far, in the background; None where that cannot be done."""
     if not config.redact:
         return None
     urls = _urls(writer, only_new)
     files = [(url, writer.current_path(url)) for url in urls]
-    forked = fork_call(partial(scan_files, config, files)) if files else None
+    forked = fork_call(partial(scan_files, config, files, learned)) if files else None
     return EarlyScan(frozenset(urls), forked) if forked is not None else None
 
 
@@ -124,18 +148,30 @@ def _urls(writer: SiteWriter, only_new: bool) -> list[str]:
     )
 
 
-def scan_files(config: SiteConfig, files: list[tuple[str, Path]]) -> list[Leak]:
+def scan_files(
+    config: SiteConfig, files: list[tuple[str, Path]], learned: Mapping[str, str] | None = None
+) -> list[Leak]:
     """``scan_site`` for some files, here: (url in the site, where the file is now)."""
-    return [*_name_leaks(_detector(config), [url for url, _ in files]), *_content_leaks(config, files)]
+    scan = _Scan(config, learned or {})
+    return [*_name_leaks(scan, [url for url, _ in files]), *_content_leaks(scan, files)]
 
 
-def _name_leaks(detector: TextRedactor, urls: list[str]) -> list[Leak]:
-    return [Leak(url, kind, value, name=True) for url in urls for kind, value in _find(detector, url)]
+def _name_leaks(scan: _Scan, urls: list[str]) -> list[Leak]:
+    detector, learned = _detector(scan.config), _learned(scan.learned)
+    return [
+        Leak(url, kind, value, name=True, learned=taught)
+        for url in urls
+        for kind, value, taught in _find(detector, url, learned)
+    ]
 
 
-def _content_leaks(config: SiteConfig, files: list[tuple[str, Path]]) -> list[Leak]:
-    detector = _detector(config)
-    return [Leak(url, kind, value) for url, path in files for kind, value in _find(detector, _text(url, path))]
+def _content_leaks(scan: _Scan, files: list[tuple[str, Path]]) -> list[Leak]:
+    detector, learned = _detector(scan.config), _learned(scan.learned)
+    return [
+        Leak(url, kind, value, learned=taught)
+        for url, path in files
+        for kind, value, taught in _find(detector, _text(url, path), learned)
+    ]
 
 
 def _batches(files: list[tuple[str, Path]]) -> list[list[tuple[str, Path]]]:
@@ -159,9 +195,35 @@ def _detector(config: SiteConfig) -> TextRedactor:
     return TextRedactor(extra=config.redact_patterns, allow=allow, shapes_only=True)
 
 
-def _find(detector: TextRedactor, text: str) -> list[tuple[str, str]]:
-    """What the detectors would replace, except a marker itself (``sshpass -p '[REDACTED]'``)."""
-    return [(kind, value) for kind, value in text_differences(text, detector.text(text)) if _NEUTRAL not in value]
+class _Taught:
+    """The learnt secrets as redaction finds them (a whole word, or anywhere when long: ``Learned``),
+    behind one quick test of the whole text."""
+
+    def __init__(self, values: Mapping[str, str]) -> None:
+        self.learned = Learned()
+        for value, kind in values.items():
+            self.learned.note(kind, value)
+        self.may_hold = self.learned.may_hold()
+
+    def replace(self, text: str) -> str:
+        return self.learned.replace(text, Counter()) if self.may_hold(text) else text
+
+
+def _learned(values: Mapping[str, str]) -> _Taught | None:
+    return _Taught(values) if values else None
+
+
+def _find(detector: TextRedactor, text: str, learned: _Taught | None = None) -> list[tuple[str, str, bool]]:
+    """What the detectors would replace, except a marker itself (``sshpass -p '[REDACTED]'``); then
+    the learnt secrets that stand bare (True)."""
+    found = [
+        (kind, value, False) for kind, value in text_differences(text, detector.text(text)) if _NEUTRAL not in value
+    ]
+    if learned is not None:
+        taught = learned.replace(text)
+        if taught != text:
+            found += [(kind, value, True) for kind, value in text_differences(text, taught)]
+    return found
 
 
 def _text(url: str, path: Path) -> str:

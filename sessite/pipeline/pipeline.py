@@ -31,6 +31,7 @@ from sessite.outputs.aggregate import Aggregate
 from sessite.outputs.registry import DEFAULT_AGGREGATES, AggregateFactory, aggregate_names
 from sessite.parallel import default_jobs
 from sessite.pipeline import cache as build_cache
+from sessite.pipeline import learned_elsewhere
 from sessite.pipeline import plan as planning
 from sessite.pipeline.build_context import BuildContext
 from sessite.pipeline.cache import BuildCache, SessionRecord, SourceRecord, Stamp, cached_items, source_key
@@ -104,6 +105,8 @@ def build(
             run.report.problems = run.problems.items
             run.report.seconds = time.perf_counter() - started
             writer.abort()  # the previous site stays as it is
+            if run.spread is not None:  # secrets learnt in one session, bare in another: once more, knowing them
+                return build(run.spread, progress, defer, outputs, password)
             return run.report
         if run.vault is not None:  # after the scan: it reads the plain pages
             encrypt_site(writer, run.vault, run.unlock_page)
@@ -151,9 +154,11 @@ class _BuildRun:
     vault: SiteVault | None = None  # --encrypt: the site key and its keyring
     unlock_pages: dict[tuple[tuple[str, ...], str], str] = field(default_factory=dict)  # made once per depth
     repos_state: str = ""  # the --repo repositories' ref tips: a new commit rewrites the aggregates
+    learned: dict[str, str] = field(default_factory=dict)  # value -> kind: what rules replaced, every source
+    spread: SiteConfig | None = None  # the settings to build again with (learned_elsewhere), when the scan says so
 
     def __post_init__(self) -> None:
-        self.new = BuildCache(key=build_cache.cache_key(), theme=self.theme)
+        self.new = BuildCache(key=build_cache.cache_key(), theme=self.theme, known=self.config.redact_known)
         self.report.catalog = self.catalog
         self.names = aggregate_names(self.factories)
 
@@ -189,12 +194,13 @@ class _BuildRun:
             found.claims = [c for c in found.claims if c.path not in copies]
         report = BuildReport(output=output, files=len(found.claims), ignored=len(found.ignored))
         cache_dir = planning.cache_folder(config, roots, output)
+        old = None if config.clean else build_cache.load(cache_dir / "build.pickle")
+        config = learned_elsewhere.with_known(config, old)
         theme = build_cache.theme_fingerprint(
             config, [*config.template_dirs, templates_dir()], [*config.static_dirs, static_dir()]
         )
         if config.encrypt:  # its pages have other addresses, and link to them: a plain build's cannot be kept
             theme += "|opaque-urls"
-        old = None if config.clean else build_cache.load(cache_dir / "build.pickle")
         if old is not None and old.theme != theme:
             old = None
         vault = None
@@ -296,6 +302,7 @@ class _BuildRun:
         self.problems.items.extend(record.problems)
         self.report.redactions.update(record.redactions)
         self.report.excluded += record.excluded
+        self.learned.update(record.learned)
         for s in record.sessions:
             for url in (s.url, *s.parts, *s.extra):
                 writer.keep(url)
@@ -317,6 +324,7 @@ class _BuildRun:
         self.problems.items.extend(result.problems)
         self.report.redactions.update(result.redactions)
         self.report.excluded += result.excluded
+        self.learned.update(result.learned)
         items = {s.id: s.items for s in result.sessions}
         for s in result.sessions:
             if s.pages is not None:
@@ -448,7 +456,7 @@ class _BuildRun:
         """The scan of what the sources wrote, started in a process of its own (not with ``jobs = 1``)."""
         if (self.config.jobs or default_jobs()) < 2:
             return None
-        return start_early_scan(writer, self.config, self._scan_only_new())
+        return start_early_scan(writer, self.config, self._scan_only_new(), self.learned)
 
     def _plain_names(self) -> dict[str, str]:
         """An encrypted build's hashed session addresses, each with its plain one (for the leak report)."""
@@ -459,8 +467,10 @@ class _BuildRun:
     def scan_output(self, writer: SiteWriter, early: EarlyScan | None = None) -> bool:
         """Scan the staged site for what redaction missed (``output_scan``); False: do not publish.
         Kept files were scanned when published, if the cache says that build's scan passed."""
-        leaks = scan_site(writer, self.config, self._scan_only_new(), self.config.jobs or default_jobs(), early)
+        jobs = self.config.jobs or default_jobs()
+        leaks = scan_site(writer, self.config, self._scan_only_new(), jobs, early, self.learned)
         if leaks:
+            self.spread = learned_elsewhere.spread(self.config, leaks)
             if self.vault is not None:  # a hashed address says nothing to the user: name the session too
                 leaks = [replace(leak, url=self._plain_names().get(leak.url, leak.url)) for leak in leaks]
             self.report.leaks = leak_lines(leaks)

@@ -111,6 +111,7 @@ def source_record(
         result.problems,
         result.redactions,
         result.excluded,
+        result.learned,
     )
 
 

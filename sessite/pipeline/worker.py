@@ -69,6 +69,7 @@ class SourceResult:
     problems: list[Problem] = field(default_factory=list)
     redactions: Counter = field(default_factory=Counter)
     excluded: int = 0  # sessions left out (exclude_sessions, a broken session-folder sessite.toml)
+    learned: dict[str, str] = field(default_factory=dict)  # value -> kind: what a rule replaced (Learned)
 
 
 Spooled = list[tuple[str, Path]]  # (url, file rendered in the spool folder)
@@ -136,6 +137,7 @@ class SourceWorker:
             )
         result.problems = problems.items
         result.redactions = redactor.counts if redactor else Counter()
+        result.learned = dict(redactor.learned.kinds) if redactor else {}
         return result
 
     def _session_files(

@@ -16,6 +16,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
+
+try:  # a dependency (see ruleset.py); without it a substring test per value
+    import re2
+except ImportError:  # pragma: no cover
+    re2 = None
 
 _MIN_CHARS = 8
 # A learnt value this long is found glued to other text too (``mcp__<value>__run``,
@@ -57,6 +63,22 @@ class Learned:
             return f"[REDACTED:{kind}]"
 
         return self.pattern().sub(marker, text)
+
+    def may_hold(self) -> Callable[[str], bool]:
+        """A cheap test of whether a text can hold any learnt value: one RE2 pass over all of them as
+        literals (``pattern`` in ``re`` tries each value at each position: slow on whole pages)."""
+        values = sorted(self.kinds, key=len, reverse=True)
+        if re2 is not None and values:
+            options = re2.Options()
+            options.log_errors = False
+            options.max_mem = 64 << 20
+            try:
+                literals = re2.compile("|".join(re.escape(v) for v in values), options)
+            except re2.error:
+                pass
+            else:
+                return lambda text: literals.search(text) is not None
+        return lambda text: any(value in text for value in values)
 
     def pattern(self) -> re.Pattern[str]:
         if self._pattern is None:

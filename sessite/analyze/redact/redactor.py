@@ -52,10 +52,14 @@ class Redactor(TextRedactor):
         allow: Iterable[str] = (),
         pii: bool = False,
         pii_allow: Iterable[str] = (),
+        known: Iterable[tuple[str, str]] = (),
     ) -> None:
         """``pii``: personal data too (home folders, user names, e-mails, hosts, IPs; see
-        ``personal``), except what ``pii_allow`` keeps."""
+        ``personal``), except what ``pii_allow`` keeps. ``known``: (value, kind) pairs learnt in
+        other sources of the archive, replaced wherever they stand here too."""
         super().__init__(extra, allow, Personal(pii_allow, local_home()) if pii else None)
+        for value, kind in known:
+            self.learned.note(kind, value)
         self._names: dict[str, bool] = {}
         self._settings = (tuple(extra), tuple(allow))
         self._seams: TextRedactor | None = None
@@ -77,6 +81,7 @@ class Redactor(TextRedactor):
             allow=getattr(config, "redact_allow", ()),
             pii=getattr(config, "redact_pii", False),
             pii_allow=getattr(config, "pii_allow", ()),
+            known=getattr(config, "redact_known", ()),
         )
 
     @classmethod

@@ -1,0 +1,98 @@
+"""A secret known by its context in one session is redacted where another session repeats it bare:
+the build sees it in the other's page, builds again knowing it, and its cache remembers it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import sessite.pipeline.pipeline as pipeline
+from sessite.config import SiteConfig
+from sessite.pipeline import build
+
+PASSWORD = "Vq7-plover-Zk2x!"  # no shape of its own: only `DB_PASSWORD=` says what it is
+OTHER = "Hd4-quartz-Mw9p?"  # never in a credential context: stays as written
+
+
+def _session(folder: Path, session_id: str, prompts: list[str]) -> None:
+    lines = []
+    parent = None
+    for n, prompt in enumerate(prompts):
+        for role, text in (("user", prompt), ("assistant", f"Done ({n}).")):
+            uuid = f"{session_id[:8]}-0000-4000-8000-{len(lines):012d}"
+            message: dict = {"role": role, "content": text}
+            if role == "assistant":
+                message = {"role": role, "model": "claude-sonnet-4-5", "content": [{"type": "text", "text": text}]}
+            lines.append(
+                {
+                    "type": role,
+                    "uuid": uuid,
+                    "parentUuid": parent,
+                    "sessionId": session_id,
+                    "timestamp": f"2026-10-0{1 + len(lines) // 10}T10:{len(lines):02d}:00Z",
+                    "cwd": "/home/dev/app",
+                    "message": message,
+                }
+            )
+            parent = uuid
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{session_id}.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines), "utf-8")
+
+
+def _archive(root: Path) -> Path:
+    archive = root / "archive"
+    project = archive / "claude-code" / "-home-dev-app"
+    _session(project, "11111111-aaaa-4bbb-8ccc-000000000001", [f"Add this to .env:\nDB_PASSWORD={PASSWORD}\n"])
+    _session(
+        project,
+        "22222222-aaaa-4bbb-8ccc-000000000002",
+        [f"The staging login still fails with {PASSWORD} as the password, and {OTHER} is the build tag."],
+    )
+    return archive
+
+
+def _site_text(site: Path) -> str:
+    return "\n".join(
+        p.read_text("utf-8", "replace")
+        for p in site.rglob("*")
+        if p.is_file() and p.suffix in {".html", ".js", ".json"}
+    )
+
+
+def test_a_secret_learnt_in_one_session_is_redacted_in_another(tmp_path):
+    archive = _archive(tmp_path)
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    report = build(SiteConfig(archive=archive, output=site, jobs=1, cache_dir=cache))
+    assert report.published and not report.leaks
+    text = _site_text(site)
+    assert PASSWORD not in text
+    assert OTHER in text  # never learnt anywhere: ordinary text stays as written
+    second = (site / "sessions" / "claude_code-22222222-aaaa-4bbb-8ccc-000000000002.html").read_text("utf-8")
+    assert "[REDACTED:" in second and "still fails with" in second
+
+
+def test_the_cache_remembers_it_and_a_build_without_it_would_have_leaked(tmp_path, monkeypatch):
+    archive = _archive(tmp_path)
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    assert build(SiteConfig(archive=archive, output=site, jobs=1, cache_dir=cache)).published
+    runs: list[tuple[tuple[str, str], ...]] = []
+    start = pipeline._BuildRun.start.__func__  # type: ignore[attr-defined]
+
+    def counted(cls, config, *args, **kwargs):
+        run = start(cls, config, *args, **kwargs)
+        runs.append(run.config.redact_known)
+        return run
+
+    monkeypatch.setattr(pipeline._BuildRun, "start", classmethod(counted))
+    (archive / "claude-code" / "-home-dev-app" / "note.txt").write_text("unrelated", "utf-8")
+    report = build(SiteConfig(archive=archive, output=site, jobs=1, cache_dir=cache))
+    assert report.published and PASSWORD not in _site_text(site)
+    assert [[value for value, _ in known] for known in runs] == [[PASSWORD]]  # one run, knowing it from the start
+
+    # With the learning turned off, the other session's page would publish it: the scan is what catches it.
+    runs.clear()
+    monkeypatch.setattr(pipeline.learned_elsewhere, "spread", lambda config, leaks: None)
+    clean = build(SiteConfig(archive=archive, output=tmp_path / "site2", jobs=1, cache_dir=tmp_path / "cache2"))
+    assert not clean.published
+    assert any("redacted in another session" in line for line in clean.leaks)
+    assert all(PASSWORD not in line for line in clean.leaks)
