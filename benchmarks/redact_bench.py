@@ -24,9 +24,10 @@ simple baseline, ``detect-secrets`` (its vendor and keyword plugins, no entropy;
 ``pip install detect-secrets``), on the same strings against the same labels.
 
 Planted half. ``redaction/planted.py`` plants fake, correctly shaped secrets of 30 kinds in
-14 places (prompt, command, output, escaped JSON output, ``\\u`` escape, line continuation,
-glued to identifiers, zero-width joiner, soft hyphen, split across events, repeated bare
-later, session title cut at every offset, session id cut at 60) of a Claude Code archive,
+16 places (prompt, command, output, escaped JSON output, ``\\u`` escape, line continuation,
+glued to identifiers (bare, or known from its context), zero-width joiner, soft hyphen, split
+across events, repeated bare later in the session or in another session's file, session title
+cut at every offset, session id cut at 60) of a Claude Code archive,
 runs ``sessite build --exports all`` on it, and searches every output file and file name
 for any 12 characters of each value's random part. Recall = kind×place cells with no leak /
 all cells.

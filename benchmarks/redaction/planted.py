@@ -241,6 +241,7 @@ PLACES = (
     "soft-hyphen",
     "split",
     "repeated",
+    "elsewhere",
 )
 TITLE_PLACE = "title"
 ID_PLACE = "id"
@@ -385,6 +386,8 @@ def _place(s: Session, place: str, kind: str, p: Plant) -> None:
         s.tool("Bash", {"command": "cat .env", "description": "show env"}, f"{p.line}\n")
         s.user(f"I set it to {p.value} earlier, keep that one.")
         s.assistant("Noted.")
+    elif place == "elsewhere":  # (this session has it in its context; ``ELSEWHERE`` shows it bare)
+        s.tool("Bash", {"command": "cat .env", "description": "show env"}, f"{p.line}\n")
     else:
         raise ValueError(place)
 
@@ -415,11 +418,18 @@ def plant_archive(
         s = Session(f"{len(cells):08d}-1111-4111-8111-{place.encode().hex()[:12]:0<12}")
         s.user(f"Session about secrets in the {place} place.")
         s.assistant("Sure.")
+        other = Session(f"{len(cells):08d}-3333-4333-8333-000000000000") if place == "elsewhere" else None
         for kind in kinds:
             plant = KINDS[kind](m)
             cells.append(Cell(kind, place, plant))
             _place(s, place, kind, plant)
+            if other is not None:  # bare, in prose and glued, in a session of another file
+                other.user(f"The {kind} login still fails with {plant.value} as the value.")
+                other.tool(f"mcp__{plant.value}__run", {"query": "status"}, "ok")
+                other.assistant(f"The error was Type{plant.value}Error in the handler.")
         s.write(folder, s.sid)
+        if other is not None:
+            other.write(folder, other.sid)
     n = 0
     for kind in kinds:
         if TITLE_PLACE in places:
@@ -470,7 +480,14 @@ found = []
 def scan_output(self, writer, early=None):
     if early is not None:
         early.cancel()
-    found.extend(scan_site(writer, self.config, False, self.config.jobs or 1, None))
+    leaks = scan_site(writer, self.config, False, self.config.jobs or 1, None, *(
+        (self.learned,) if hasattr(self, "learned") else ()))
+    spreading = getattr(pipeline, "learned_elsewhere", None)
+    again = spreading.spread(self.config, leaks) if spreading is not None else None
+    if again is not None:  # (values learnt in one session, bare in another: the build runs again)
+        self.spread = again
+        return False
+    found.extend(leaks)
     return True
 pipeline._BuildRun.scan_output = scan_output
 from sessite.cli import main
