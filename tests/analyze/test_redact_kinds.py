@@ -214,3 +214,19 @@ def test_the_prefilter_finds_exactly_the_hints_a_string_holds():
     for text in texts:
         lowered = text.lower()
         assert sorted(set(finder.found(lowered)) & hints) == sorted(h for h in hints if h in lowered), text[:80]
+
+
+def test_a_fine_grained_github_token_with_no_name_beside_it():
+    """``github_pat_`` holds no "gh": the rule's hint words must name it, or the rule never runs
+    (a real Codex log published one in a git remote URL and in curl's trace)."""
+    from secret_fakes import alnum
+
+    token = "github_pat_11" + alnum(20).upper() + "_" + alnum(59)
+    for line in (
+        f"origin\thttps://{token}@github.com/acme/app.git (fetch)",
+        f"== Info: Server auth using Basic with user '{token}'",
+        f"export T={token}",
+        token,
+    ):
+        redacted = Redactor().text(line)
+        assert token[11:] not in redacted and "[REDACTED:github-token]" in redacted, line

@@ -68,7 +68,7 @@ KNOWN_SHAPES: tuple[RuleSpec, ...] = (
     ),
     (
         "github-token",
-        ("gh",),
+        ("gh", "github_pat_"),  # ("github" holds no "gh")
         r"gh[pousr]_(?<![A-Za-z0-9_]gh[pousr]_)[A-Za-z0-9]{36,255}|github_pat_(?<![A-Za-z0-9_]github_pat_)[A-Za-z0-9_]{22,255}",
     ),
     ("gitlab-token", ("glpat-",), r"glpat-(?<![A-Za-z0-9_]glpat-)[A-Za-z0-9_\-]{20,}"),
