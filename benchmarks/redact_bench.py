@@ -4,6 +4,7 @@ mangling ordinary text, on hand-labelled real logs and on planted secrets throug
 
     python benchmarks/redact_bench.py [--real] [--planted] [--fresh DIR] [--json]
                                       [--labels FILE] [--write-unlabelled FILE] [--no-baseline]
+    python benchmarks/redact_bench.py --builds     # does a real build of each corpus publish?
 
 (neither --real nor --planted: both). It runs the worktree's own ``sessite`` (the folder
 above this one comes first on ``sys.path``), in a few minutes on two cores.
@@ -259,6 +260,39 @@ def planted_table(result: planted.PlantedResult) -> tuple[list[str], dict]:
     return lines, summary
 
 
+def corpus_folders(fresh: Path | None) -> list[tuple[str, str, Path]]:
+    """(half, name, folder) of every corpus as one archive: the shared ones, each fetched repository."""
+    out = [("tuning", name, folder) for name, folder in corpora(None)]
+    if fresh is not None and fresh.is_dir():
+        for folder in sorted(p for p in fresh.glob("*/*") if p.is_dir()):
+            name = folder.relative_to(fresh).as_posix()
+            out.append((half("fresh", name + "/"), name, folder))
+    return out
+
+
+def print_builds(fresh: Path | None) -> None:
+    """Whether a real build of each corpus publishes: its output scan finds nothing the redaction
+    left (a finding stops a build). The held-aside half is told as totals only."""
+    import tempfile
+
+    from sessite.config import SiteConfig
+    from sessite.pipeline import build
+
+    held = [0, 0, 0]  # corpora, published, scan findings
+    for half_name, name, folder in corpus_folders(fresh):
+        with tempfile.TemporaryDirectory() as tmp:
+            config = SiteConfig(archive=folder, output=Path(tmp) / "site", cache_dir=Path(tmp) / "cache", jobs=2)
+            report = build(config)
+        hits = max(0, len(report.leaks or []) - 1)  # (the last line says what happened)
+        if half_name == "held-aside":
+            held[0] += 1
+            held[1] += report.published
+            held[2] += hits
+            continue
+        print(f"tuning  {name:50} {'publishes' if report.published else 'STOPPED'} ({hits} output-scan findings)")
+    print(f"held-aside: {held[1]} of {held[0]} corpora publish; {held[2]} output-scan findings in all")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--real", action="store_true", help="the real-log half")
@@ -273,7 +307,13 @@ def main() -> int:
     parser.add_argument("--keep", type=Path, help="planted half: keep the archive and site in this folder")
     parser.add_argument("--jobs", type=int, default=2, help="build workers for the planted half")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--builds", action="store_true", help="only: build each real corpus and say whether its output scan passes"
+    )
     args = parser.parse_args()
+    if args.builds:
+        print_builds(args.fresh)
+        return 0
     if not args.real and not args.planted:
         args.real = args.planted = True
     out: dict = {}
