@@ -43,6 +43,10 @@
   var MAX_EDITS = 2, NEAREST = 3; // "no results" suggests up to 3 index terms within 2 edits of a word
   var MAX_PARTIAL = 200; // results with some of the words kept (the best; they are read from the top)
   var MAX_WORDS = 24; // further words of a pasted paragraph are ignored
+  // Quoted phrases of two words or more are checked word by word on the text of the events
+  // their words occur in (the snippet files), for this many results at most: the index keeps
+  // no word positions, and a phrase query then costs a few snippet files, ordinary ones none.
+  var MAX_CHECKED = 60;
   var NO_METADATA = Object.freeze({});
 
   function isLower(c) { return c >= "a" && c <= "z"; }
@@ -191,9 +195,12 @@
     function parseQuery(query) {
       var words = [], pairs = [], seen = Object.create(null);
       function add(list, w) { // the word's index in its list (-1: too many words)
-        var key = w.exact + "\u0000" + w.text + (w.exclude ? "\u0000-" : "");
+        var key = w.exact + "\u0000" + w.text + (w.exclude ? "\u0000-" : "") + (w.avoid ? "\u0000~" : "");
         if (seen[key] === undefined && words.length + pairs.length < MAX_WORDS) { seen[key] = list.length; list.push(w); }
-        else if (seen[key] !== undefined && w.phrase && list[seen[key]]) list[seen[key]].phrase = true;
+        else if (seen[key] !== undefined && w.phrase && list[seen[key]]) {
+          list[seen[key]].phrase = true;
+          if (w.chain) list[seen[key]].chain = true;
+        }
         return seen[key] === undefined ? -1 : seen[key];
       }
       function others(candidates, exact) {
@@ -202,11 +209,15 @@
         return out;
       }
       function stream(text, phrase) {
-        var last = null, lastAt = -1;
-        rawTokens(text).forEach(function (raw) {
+        var last = null, lastAt = -1, raws = rawTokens(text), chain = phrase && raws.length > 1;
+        raws.forEach(function (raw) {
           var low = raw.toLowerCase();
           if (codePoints(low) > MAX_TERM) {
-            termsFor(raw).forEach(function (t) { add(words, { text: t, exact: t, prefix: false, phrase: phrase }); });
+            termsFor(raw).forEach(function (t) {
+              var long = { text: t, exact: t, prefix: false, phrase: phrase };
+              if (chain) long.chain = true;
+              add(words, long);
+            });
             last = null;
             return;
           }
@@ -214,6 +225,7 @@
           if (!exact) { last = null; return; }
           var w = { text: low, exact: exact, prefix: codePoints(low) >= PREFIX_MIN };
           if (phrase) w.phrase = true;
+          if (chain) w.chain = true; // a word of a phrase of several: its events are checked
           var pieces = tokenParts(raw).slice(1).map(function (p) { return p.toLowerCase(); });
           if (pieces.length >= 2) {
             w.pieces = pieces;
@@ -236,13 +248,18 @@
       stream(parsed.text.join(" "), false);
       parsed.phrases.forEach(function (phrase) { stream(phrase, true); });
       parsed.exclude.forEach(function (text) {
-        rawTokens(text).forEach(function (raw) {
+        // -word, -"word": no session holding it. -"two words": its words are no lunr clause
+        // (``avoid``); the sessions where the phrase check finds them side by side are dropped.
+        var raws = rawTokens(text), several = raws.length > 1;
+        raws.forEach(function (raw) {
           var exact = finish(raw);
-          if (exact) add(words, { text: raw.toLowerCase(), exact: exact, prefix: false, exclude: true });
+          if (!exact) return;
+          if (several) add(words, { text: raw.toLowerCase(), exact: exact, prefix: false, avoid: true, chain: true });
+          else add(words, { text: raw.toLowerCase(), exact: exact, prefix: false, exclude: true });
         });
       });
       // A query of nothing but fillers means them.
-      var sought = words.filter(function (w) { return !w.exclude; });
+      var sought = words.filter(function (w) { return !w.exclude && !w.avoid; });
       if (sought.every(function (w) { return w.filler; })) sought.forEach(function (w) { delete w.filler; });
       return sought.length ? words.concat(pairs) : [];
     }
@@ -402,6 +419,7 @@
       for (var i = 0; i < words.length; i++) {
         var w = words[i];
         var level = 0;
+        if (w.avoid) { levels.push(0); parts.push(0); continue; } // read for the phrase check only
         if (term === w.exact) level = EXACT;
         else if (w.alts !== undefined && w.alts.indexOf(term) >= 0) level = SPELLING;
         else if (w.prefix && term.lastIndexOf(w.text, 0) === 0) level = PREFIX;
@@ -504,9 +522,10 @@
        matched at), for each term the words (or parts) it shows (``words``: keyOf numbers, for
        the snippet), and the events to show besides ``ev`` (``also``: [{ev, keys}]). */
     function search(index, words) {
-      if (!words.some(function (w) { return !w.exclude; })) return [];
+      if (!words.some(function (w) { return !w.exclude && !w.avoid; })) return [];
       var hits = index.query(function (q) {
         words.forEach(function (w) {
+          if (w.avoid) return;
           if (w.exclude) { q.term(w.exact, { usePipeline: false, presence: lunr.Query.presence.PROHIBITED }); return; }
           q.term(w.exact, { usePipeline: false, boost: EXACT_BOOST });
           (w.alts || []).forEach(function (a) { q.term(a, { usePipeline: false, boost: EXACT_BOOST }); });
@@ -523,7 +542,7 @@
         var levels = levelsOf(matched, described, words), tier = 0, group = WHOLE, content = false, lacks = false;
         for (var i = 0; i < words.length; i++) {
           var w = words[i];
-          if (w.optional || w.exclude) continue;
+          if (w.optional || w.exclude || w.avoid) continue;
           if (w.phrase && !levels[i]) lacks = true;
           if (levels[i] && !w.filler) content = true;
           if (w.filler) continue;
@@ -556,8 +575,31 @@
       out.sort(function (a, b) { return a.group - b.group || b.tier - a.tier || b.key - a.key || a.ref - b.ref; });
       var partials = 0;
       out = out.filter(function (r) { return r.group !== PARTIAL || ++partials <= MAX_PARTIAL; });
-      out.forEach(function (r) { explain(r, words, described, table); });
+      var chained = words.some(function (w) { return w.chain; });
+      out.forEach(function (r) {
+        explain(r, words, described, table);
+        if (chained) r.check = phraseEvents(table, r.ref, words);
+      });
       return out;
+    }
+
+    /* The events of a session (up to three per term, from the postings' side table) in which
+       the words of a phrase of several words occur, and its header (0), ascending: where the
+       phrase check reads the text. */
+    function phraseEvents(table, doc, words) {
+      var evs = [0];
+      words.forEach(function (w) {
+        if (!w.chain || !table) return;
+        var side = table[w.exact], at = side ? postingOf(side, doc) : -1;
+        if (at < 0) return;
+        var entry = side.entry, e = entry[5][at], c = 6;
+        for (;;) {
+          if (evs.indexOf(e) < 0) evs.push(e);
+          if (c >= entry.length || !(entry[c][at] > 0)) break;
+          e += entry[c++][at];
+        }
+      });
+      return evs.sort(function (a, b) { return a - b; });
     }
 
     /* What a result shows: the terms that made each word match and the events that hold them. */
@@ -611,7 +653,7 @@
     function nearest(words, ids) {
       var out = [];
       words.forEach(function (w) {
-        if (w.exclude || w.optional) return;
+        if (w.exclude || w.optional || w.avoid) return;
         var found = [], known = false;
         ids.forEach(function (id) {
           (chunks[id] || []).forEach(function (entry) {
@@ -626,6 +668,81 @@
         if (found.length && !known) out.push({ word: w.text, terms: found.slice(0, NEAREST).map(function (f) { return f.term; }) });
       });
       return out;
+    }
+
+    /* A token as the phrase check compares it: its index term (stemmed like the index), or,
+       for what the index drops (a stop word, one letter), itself in lower case. */
+    function tokenKey(raw) { return finish(raw) || raw.toLowerCase(); }
+
+    /* The quoted phrases of a query that are several words (one word needs no check), as token
+       keys: [{text, keys, avoid}] (avoid: a -"phrase"). */
+    function phrases(query) {
+      var parsed = syntax(query), out = [];
+      function take(list, avoid) {
+        list.forEach(function (text) {
+          var raws = rawTokens(text);
+          if (raws.length > 1) out.push({ text: text, keys: raws.map(tokenKey), avoid: avoid });
+        });
+      }
+      take(parsed.phrases, false);
+      take(parsed.exclude, true);
+      return out;
+    }
+
+    /* Does a text hold these token keys one after the other? */
+    function holds(text, keys) {
+      var toks = rawTokens(text), n = keys.length;
+      for (var i = 0; i + n <= toks.length; i++) {
+        var k = 0;
+        while (k < n && tokenKey(toks[i + k]) === keys[k]) k++;
+        if (k === n) return true;
+      }
+      return false;
+    }
+
+    /* The phrase check, on results ranked by ``search`` (their ``check`` events) and the query's
+       ``phrases``: for the first MAX_CHECKED results, the text the snippet files keep of those
+       events (the start of each, excerpts further down; ``entryOf(doc, event)``, undefined when
+       it could not be loaded) is searched for each phrase, its words one after the other. A
+       result where a -"phrase" is found is dropped. With quoted phrases, each result says
+       ``phrase``: true when every one is found (it then opens where the first is), false when
+       one is not, null when it was not checked (beyond MAX_CHECKED, or its text did not load);
+       the found ones come first, then the others (not found, not checked) in their order. ``checked``: whether it was. */
+    function checkPhrases(results, list, entryOf) {
+      if (!list.length) return results;
+      var wanted = list.filter(function (p) { return !p.avoid; }).length, kept = [];
+      results.forEach(function (r, n) {
+        r.checked = n < MAX_CHECKED;
+        if (!r.checked) { if (wanted) r.phrase = null; kept.push(r); return; }
+        var found = list.map(function () { return -1; }), missing = false;
+        var evs = [r.ev].concat((r.check || [0]).filter(function (ev) { return ev !== r.ev; }));
+        evs.forEach(function (ev) {
+          var entry = entryOf(r.ref, ev);
+          if (entry === undefined) { missing = true; return; }
+          if (!entry) return;
+          var texts = [String(entry[2] || "")].concat(entry[4] || []);
+          list.forEach(function (p, k) {
+            if (found[k] < 0 && texts.some(function (t) { return holds(t, p.keys); })) found[k] = ev;
+          });
+        });
+        if (list.some(function (p, k) { return p.avoid && found[k] >= 0; })) return; // holds an excluded phrase
+        if (missing) r.checked = false;
+        if (wanted) {
+          var all = list.every(function (p, k) { return p.avoid || found[k] >= 0; });
+          r.phrase = all ? true : r.checked ? false : null;
+          var at = -1;
+          list.forEach(function (p, k) { if (at < 0 && !p.avoid) at = found[k]; });
+          if (all && at !== r.ev) {
+            r.ev = at;
+            r.also = r.also.filter(function (a) { return a.ev !== at; });
+          }
+        }
+        kept.push(r);
+      });
+      if (!wanted) return kept;
+      return kept.map(function (r, n) { return [r.phrase === true ? 0 : 1, n, r]; })
+        .sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; })
+        .map(function (x) { return x[2]; });
     }
 
     /* Results for a query whose chunks are loaded, and the words matched as whole words only;
@@ -655,6 +772,10 @@
       search: search,
       run: run,
       nearest: nearest,
+      phrases: phrases,
+      holds: holds,
+      checkPhrases: checkPhrases,
+      maxChecked: MAX_CHECKED,
       matchesWord: matchesWord,
       wanted: wanted
     };

@@ -221,7 +221,8 @@
     var snippets = SessiteSearchSnippet.create(core);
     var words = core.parseQuery(query);
     var parsed = core.syntax(query);
-    var results = [], broad = [], nearest = [], shown = 0, renderToken = 0, meta = null;
+    var phrases = core.phrases(query); // quoted phrases of several words: checked on the snippet files
+    var results = [], broad = [], nearest = [], shown = 0, renderToken = 0, meta = null, droppedByPhrase = 0;
     showChips();
 
     loadScript(root + "search/meta.js").then(function () {
@@ -232,8 +233,13 @@
       var engine = new Engine(core, meta);
       var started = Date.now();
       return engine.search(words, plan.chunks).then(function (found) {
+        return checkPhrases(found.results).then(function (checked) {
+          found.results = checked;
+          return found;
+        });
+      }).then(function (found) {
         status.dataset.engine = engine.worker ? "worker" : "page";
-        status.dataset.ms = String(Date.now() - started); // chunk loading included
+        status.dataset.ms = String(Date.now() - started); // chunk loading (and the phrase check) included
         status.dataset.runMs = String(found.runMs); // index rebuild + lunr query + ranking, data loaded
         results = found.results;
         nearest = found.nearest || [];
@@ -250,6 +256,47 @@
     }).catch(function (err) {
       say("Search failed: " + (err && err.message ? err.message : err), "error");
     });
+
+    /* The phrase check (search-core.js checkPhrases) on the text the snippet files keep of the
+       events a result's phrase words occur in: those files load only for a query with a phrase
+       of several words (a result that fails to load is "not checked", never dropped). */
+    function checkPhrases(found) {
+      if (!phrases.length) return Promise.resolve(found);
+      var packs = Object.create(null);
+      found.slice(0, core.maxChecked).forEach(function (r) {
+        [r.ev].concat(r.check || []).forEach(function (ev) { packs[r.ref + "-" + Math.floor(ev / meta.pack)] = [r.ref, Math.floor(ev / meta.pack)]; });
+      });
+      var loaded = Object.create(null);
+      return Promise.all(Object.keys(packs).map(function (key) {
+        return loadFragment(packs[key][0], packs[key][1]).then(function (data) { loaded[key] = data; }, function () { /* not checked */ });
+      })).then(function () {
+        var kept = core.checkPhrases(found, phrases, function (doc, ev) {
+          var data = loaded[doc + "-" + Math.floor(ev / meta.pack)];
+          if (!data || !data.ev) return undefined;
+          var at = ev - data.i;
+          return at >= 0 && at < data.ev.length ? data.ev[at] : undefined;
+        });
+        droppedByPhrase = found.length - kept.length;
+        return kept;
+      });
+    }
+
+    /* What the phrase check found, for the status line: "" without phrases of several words. */
+    function phraseNote(list) {
+      if (!phrases.length) return "";
+      var wanted = phrases.filter(function (p) { return !p.avoid; }), avoided = phrases.filter(function (p) { return p.avoid; });
+      var unchecked = list.filter(function (r) { return !r.checked; }).length, out = [];
+      if (wanted.length) {
+        var label = listed(wanted.map(function (p) { return "“" + p.text + "”"; }));
+        var yes = list.filter(function (r) { return r.phrase === true; }).length;
+        var no = list.filter(function (r) { return r.phrase === false; }).length;
+        out.push((yes ? plural(yes, "session") + (yes === 1 ? " has " : " have ") : "None has ") + label + " word for word" + (yes && no + unchecked ? ", listed first" : ""));
+        if (no) out.push(no + (no === 1 ? " has" : " have") + " the words, not side by side in the text the search can check");
+      }
+      if (avoided.length && droppedByPhrase) out.push(droppedByPhrase + " holding " + listed(avoided.map(function (p) { return "“" + p.text + "”"; })) + " left out");
+      if (unchecked) out.push(unchecked + " not checked for the phrase" + (phrases.length > 1 ? "s" : "") + " (only the first " + core.maxChecked + " are)");
+      return out.length ? " " + out.join("; ") + "." : "";
+    }
 
     function filtered() {
       var agent = form.elements.agent.value, project = form.elements.project.value;
@@ -360,7 +407,7 @@
       return listed(names.map(function (n) { return "“" + n + "”"; }));
     }
 
-    var current = [], dividerShown = false, partialShown = false;
+    var current = [], dividerShown = false, partialShown = false, phraseShown = false;
     function refilter() {
       try { history.replaceState(null, "", "search.html?" + urlParams(query)); } catch (e) { /* file:// may refuse */ }
       current = filtered();
@@ -368,6 +415,7 @@
       shown = 0;
       dividerShown = false;
       partialShown = false;
+      phraseShown = false;
       renderToken++;
       if (!words.length && (parsed.filters.length || parsed.exclude.length) && !parsed.text.length && !parsed.phrases.length) {
         say("Type a word to look for with these filters.", "empty");
@@ -385,7 +433,7 @@
         var more = [];
         if (apart) more.push(apart + " more only with " + apartText());
         if (partial) more.push((whole || apart ? partial + " more match" : plural(partial, "session") + (partial === 1 ? " matches" : " match")) + " some of the words");
-        say(every + (more.length ? "; " + more.join("; ") : "") + note + ".", "done");
+        say(every + (more.length ? "; " + more.join("; ") : "") + note + "." + phraseNote(current), "done");
         if (broad.length) status.appendChild(document.createTextNode(" “" + broad.join("”, “") + "” matched as a whole word only: too many words start with it."));
       }
       renderMore();
@@ -397,6 +445,17 @@
       more.hidden = true;
       var first = shown - batch.length;
       var items = batch.map(function (r, i) {
+        if (r.phrase !== undefined && r.phrase !== true && !phraseShown) {
+          phraseShown = true;
+          if (first + i > 0) {
+            // Results from here on hold the phrase's words, not found side by side.
+            var apart = text("li", "search-divider", "Sessions with the words of " + listed(phrases.filter(function (p) { return !p.avoid; }).map(function (p) { return "“" + p.text + "”"; })) + ", not found side by side:");
+            apart.dataset.divider = "phrase";
+            list.appendChild(apart);
+            dividerShown = false; // the groups start again below it
+            partialShown = false;
+          }
+        }
         if (r.match === "apart" && !dividerShown && first + i > 0) {
           // Results from here on only hold an identifier's parts, not the identifier.
           list.appendChild(text("li", "search-divider", "Sessions with " + apartText() + ", not as " + identifiers() + ":"));
@@ -411,6 +470,7 @@
         if (r.match === "partial") partialShown = true;
         var li = text("li", "search-result");
         li.dataset.match = r.match;
+        if (r.phrase !== undefined) li.dataset.phrase = r.phrase === true ? "yes" : r.phrase === false ? "no" : "unchecked";
         li.appendChild(text("span", "muted", "…"));
         list.appendChild(li);
         return { r: r, li: li };
