@@ -43,10 +43,6 @@
   var MAX_EDITS = 2, NEAREST = 3; // "no results" suggests up to 3 index terms within 2 edits of a word
   var MAX_PARTIAL = 200; // results with some of the words kept (the best; they are read from the top)
   var MAX_WORDS = 24; // further words of a pasted paragraph are ignored
-  // Quoted phrases of two words or more are checked word by word on the text of the events
-  // their words occur in (the snippet files), for this many results at most: the index keeps
-  // no word positions, and a phrase query then costs a few snippet files, ordinary ones none.
-  var MAX_CHECKED = 60;
   var NO_METADATA = Object.freeze({});
 
   function isLower(c) { return c >= "a" && c <= "z"; }
@@ -670,81 +666,6 @@
       return out;
     }
 
-    /* A token as the phrase check compares it: its index term (stemmed like the index), or,
-       for what the index drops (a stop word, one letter), itself in lower case. */
-    function tokenKey(raw) { return finish(raw) || raw.toLowerCase(); }
-
-    /* The quoted phrases of a query that are several words (one word needs no check), as token
-       keys: [{text, keys, avoid}] (avoid: a -"phrase"). */
-    function phrases(query) {
-      var parsed = syntax(query), out = [];
-      function take(list, avoid) {
-        list.forEach(function (text) {
-          var raws = rawTokens(text);
-          if (raws.length > 1) out.push({ text: text, keys: raws.map(tokenKey), avoid: avoid });
-        });
-      }
-      take(parsed.phrases, false);
-      take(parsed.exclude, true);
-      return out;
-    }
-
-    /* Does a text hold these token keys one after the other? */
-    function holds(text, keys) {
-      var toks = rawTokens(text), n = keys.length;
-      for (var i = 0; i + n <= toks.length; i++) {
-        var k = 0;
-        while (k < n && tokenKey(toks[i + k]) === keys[k]) k++;
-        if (k === n) return true;
-      }
-      return false;
-    }
-
-    /* The phrase check, on results ranked by ``search`` (their ``check`` events) and the query's
-       ``phrases``: for the first MAX_CHECKED results, the text the snippet files keep of those
-       events (the start of each, excerpts further down; ``entryOf(doc, event)``, undefined when
-       it could not be loaded) is searched for each phrase, its words one after the other. A
-       result where a -"phrase" is found is dropped. With quoted phrases, each result says
-       ``phrase``: true when every one is found (it then opens where the first is), false when
-       one is not, null when it was not checked (beyond MAX_CHECKED, or its text did not load);
-       the found ones come first, then the others (not found, not checked) in their order. ``checked``: whether it was. */
-    function checkPhrases(results, list, entryOf) {
-      if (!list.length) return results;
-      var wanted = list.filter(function (p) { return !p.avoid; }).length, kept = [];
-      results.forEach(function (r, n) {
-        r.checked = n < MAX_CHECKED;
-        if (!r.checked) { if (wanted) r.phrase = null; kept.push(r); return; }
-        var found = list.map(function () { return -1; }), missing = false;
-        var evs = [r.ev].concat((r.check || [0]).filter(function (ev) { return ev !== r.ev; }));
-        evs.forEach(function (ev) {
-          var entry = entryOf(r.ref, ev);
-          if (entry === undefined) { missing = true; return; }
-          if (!entry) return;
-          var texts = [String(entry[2] || "")].concat(entry[4] || []);
-          list.forEach(function (p, k) {
-            if (found[k] < 0 && texts.some(function (t) { return holds(t, p.keys); })) found[k] = ev;
-          });
-        });
-        if (list.some(function (p, k) { return p.avoid && found[k] >= 0; })) return; // holds an excluded phrase
-        if (missing) r.checked = false;
-        if (wanted) {
-          var all = list.every(function (p, k) { return p.avoid || found[k] >= 0; });
-          r.phrase = all ? true : r.checked ? false : null;
-          var at = -1;
-          list.forEach(function (p, k) { if (at < 0 && !p.avoid) at = found[k]; });
-          if (all && at !== r.ev) {
-            r.ev = at;
-            r.also = r.also.filter(function (a) { return a.ev !== at; });
-          }
-        }
-        kept.push(r);
-      });
-      if (!wanted) return kept;
-      return kept.map(function (r, n) { return [r.phrase === true ? 0 : 1, n, r]; })
-        .sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; })
-        .map(function (x) { return x[2]; });
-    }
-
     /* Results for a query whose chunks are loaded, and the words matched as whole words only;
        with no result, the index terms nearest its words. */
     function run(words, ids, fields) {
@@ -772,10 +693,8 @@
       search: search,
       run: run,
       nearest: nearest,
-      phrases: phrases,
-      holds: holds,
-      checkPhrases: checkPhrases,
-      maxChecked: MAX_CHECKED,
+      finish: finish,
+      rawTokens: rawTokens,
       matchesWord: matchesWord,
       wanted: wanted
     };

@@ -221,7 +221,9 @@
     var snippets = SessiteSearchSnippet.create(core);
     var words = core.parseQuery(query);
     var parsed = core.syntax(query);
-    var phrases = core.phrases(query); // quoted phrases of several words: checked on the snippet files
+    // Quoted phrases of several words: checked on the snippet files (static/search-phrase.js,
+    // loaded for such a query only).
+    var chained = words.some(function (w) { return w.chain; }), phraser = null, phrases = [];
     var results = [], broad = [], nearest = [], shown = 0, renderToken = 0, meta = null, droppedByPhrase = 0;
     showChips();
 
@@ -257,45 +259,28 @@
       say("Search failed: " + (err && err.message ? err.message : err), "error");
     });
 
-    /* The phrase check (search-core.js checkPhrases) on the text the snippet files keep of the
+    /* The phrase check (static/search-phrase.js) on the text the snippet files keep of the
        events a result's phrase words occur in: those files load only for a query with a phrase
-       of several words (a result that fails to load is "not checked", never dropped). */
+       of several words (a result whose file fails to load is "not checked", never dropped). */
     function checkPhrases(found) {
-      if (!phrases.length) return Promise.resolve(found);
-      var packs = Object.create(null);
-      found.slice(0, core.maxChecked).forEach(function (r) {
-        [r.ev].concat(r.check || []).forEach(function (ev) { packs[r.ref + "-" + Math.floor(ev / meta.pack)] = [r.ref, Math.floor(ev / meta.pack)]; });
-      });
-      var loaded = Object.create(null);
-      return Promise.all(Object.keys(packs).map(function (key) {
-        return loadFragment(packs[key][0], packs[key][1]).then(function (data) { loaded[key] = data; }, function () { /* not checked */ });
-      })).then(function () {
-        var kept = core.checkPhrases(found, phrases, function (doc, ev) {
-          var data = loaded[doc + "-" + Math.floor(ev / meta.pack)];
-          if (!data || !data.ev) return undefined;
-          var at = ev - data.i;
-          return at >= 0 && at < data.ev.length ? data.ev[at] : undefined;
+      if (!chained) return Promise.resolve(found);
+      return loadScript(root + "static/search-phrase.js").then(function () {
+        phraser = SessiteSearchPhrase.create(core);
+        phrases = phraser.phrases(query);
+        var loaded = Object.create(null);
+        return Promise.all(phraser.packsToLoad(found, meta.pack).map(function (at) {
+          return loadFragment(at[0], at[1]).then(function (data) { loaded[at[0] + "-" + at[1]] = data; }, function () { /* not checked */ });
+        })).then(function () {
+          var kept = phraser.check(found, phrases, function (doc, ev) {
+            var data = loaded[doc + "-" + Math.floor(ev / meta.pack)];
+            if (!data || !data.ev) return undefined;
+            var at = ev - data.i;
+            return at >= 0 && at < data.ev.length ? data.ev[at] : undefined;
+          });
+          droppedByPhrase = found.length - kept.length;
+          return kept;
         });
-        droppedByPhrase = found.length - kept.length;
-        return kept;
       });
-    }
-
-    /* What the phrase check found, for the status line: "" without phrases of several words. */
-    function phraseNote(list) {
-      if (!phrases.length) return "";
-      var wanted = phrases.filter(function (p) { return !p.avoid; }), avoided = phrases.filter(function (p) { return p.avoid; });
-      var unchecked = list.filter(function (r) { return !r.checked; }).length, out = [];
-      if (wanted.length) {
-        var label = listed(wanted.map(function (p) { return "“" + p.text + "”"; }));
-        var yes = list.filter(function (r) { return r.phrase === true; }).length;
-        var no = list.filter(function (r) { return r.phrase === false; }).length;
-        out.push((yes ? plural(yes, "session") + (yes === 1 ? " has " : " have ") : "None has ") + label + " word for word" + (yes && no + unchecked ? ", listed first" : ""));
-        if (no) out.push(no + (no === 1 ? " has" : " have") + " the words, not side by side in the text the search can check");
-      }
-      if (avoided.length && droppedByPhrase) out.push(droppedByPhrase + " holding " + listed(avoided.map(function (p) { return "“" + p.text + "”"; })) + " left out");
-      if (unchecked) out.push(unchecked + " not checked for the phrase" + (phrases.length > 1 ? "s" : "") + " (only the first " + core.maxChecked + " are)");
-      return out.length ? " " + out.join("; ") + "." : "";
     }
 
     function filtered() {
@@ -433,7 +418,7 @@
         var more = [];
         if (apart) more.push(apart + " more only with " + apartText());
         if (partial) more.push((whole || apart ? partial + " more match" : plural(partial, "session") + (partial === 1 ? " matches" : " match")) + " some of the words");
-        say(every + (more.length ? "; " + more.join("; ") : "") + note + "." + phraseNote(current), "done");
+        say(every + (more.length ? "; " + more.join("; ") : "") + note + "." + (phraser ? phraser.note(current, phrases, droppedByPhrase) : ""), "done");
         if (broad.length) status.appendChild(document.createTextNode(" “" + broad.join("”, “") + "” matched as a whole word only: too many words start with it."));
       }
       renderMore();
@@ -449,7 +434,7 @@
           phraseShown = true;
           if (first + i > 0) {
             // Results from here on hold the phrase's words, not found side by side.
-            var apart = text("li", "search-divider", "Sessions with the words of " + listed(phrases.filter(function (p) { return !p.avoid; }).map(function (p) { return "“" + p.text + "”"; })) + ", not found side by side:");
+            var apart = text("li", "search-divider", phraser.divider(phrases));
             apart.dataset.divider = "phrase";
             list.appendChild(apart);
             dividerShown = false; // the groups start again below it

@@ -15,6 +15,7 @@ const REPO = path.resolve(__dirname, "..");
 const zlib = require("zlib");
 const lunr = require(path.join(REPO, "static/vendor/lunr/lunr.min.js"));
 const Core = require(path.join(REPO, "static/search-core.js"));
+const Phrase = require(path.join(REPO, "static/search-phrase.js"));
 
 /* A packed term chunk, inflated at once (the browser's inflateJson is a stream). */
 function inflateNow(data) { return JSON.parse(zlib.inflateSync(Buffer.from(data, "base64")).toString("utf8")); }
@@ -96,7 +97,10 @@ function opQuery(req) {
     // With "filters": typed filters, as the results page applies them (after ranking).
     const typed = req.filters ? core.syntax(q).filters.map((f) => core.filterTest(f, site.meta, site.facts())) : [];
     // Quoted phrases of several words, checked on the snippet files as the results page checks them.
-    const checked = core.checkPhrases(found.results, core.phrases(q), site.entryOf);
+    // (search-phrase.js loads for a query with a phrase of several words only)
+    const phraser = Phrase.create(core);
+    const list = words.some((w) => w.chain) ? phraser.phrases(q) : [];
+    const checked = phraser.check(found.results, list, site.entryOf);
     const results = checked.filter((r) => typed.every((keep) => keep(r.ref)));
     const item = {
       query: q,
@@ -123,7 +127,7 @@ function opTokens(req) {
     tokens: req.texts.map((t) => core.tokens(t)),
     words: req.texts.map((t) => core.parseQuery(t)),
     syntax: req.texts.map((t) => core.syntax(t)),
-    phrases: req.texts.map((t) => core.phrases(t)),
+    phrases: req.texts.map((t) => Phrase.create(core).phrases(t)),
   };
 }
 

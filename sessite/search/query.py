@@ -150,7 +150,9 @@ class SearchIndex:
         and, when the words found nothing, the index terms nearest the words it lacks."""
         words = parse_query(query)
         chunks = self._plan(words)  # first: a prefix spanning too many chunks is matched whole only
-        hits = check_phrases(self._ranked(words, chunks), phrases(query), self.entry)
+        # quoted phrases of several words (search-phrase.js, loaded when a word is of one)
+        checked = phrases(query) if any(w.chain for w in words) else []
+        hits = check_phrases(self._ranked(words, chunks), checked, self.entry)
         near = [] if hits else nearest(words, [e for n in chunks for e in self.chunk(n)])
         tests = [filter_test(f, self.meta, self.facts()) for f in syntax(query).filters]
         return [h for h in hits if all(test(h.doc) for test in tests)], near

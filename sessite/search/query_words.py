@@ -179,7 +179,7 @@ def parse_query(query: str) -> list[Word]:
 
 @dataclass(frozen=True)
 class Phrase:
-    """A quoted phrase of several words as the phrase check compares it (``phrases`` in search-core.js)."""
+    """A quoted phrase of several words as the phrase check compares it (``phrases`` in search-phrase.js)."""
 
     text: str
     keys: tuple[str, ...]

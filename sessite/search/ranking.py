@@ -27,7 +27,7 @@ SHARE = (0.0, 0.4, 0.5, 0.9, 1.0)  # of a term's weight, by how it matched
 PAIR_SHARE, FILLER_SHARE = 0.3, 0.2  # a two-word identifier guess, a question's filler: a little
 WHOLE, APART_ONLY, PARTIAL = 0, 1, 2
 MATCHES = ("whole", "apart", "partial")
-MAX_CHECKED = 60  # results the phrase check reads the text of at most (search-core.js)
+MAX_CHECKED = 60  # results the phrase check reads the text of at most (search-phrase.js)
 MAX_EDITS, NEAREST = 2, 3  # "no results" names up to 3 index terms within 2 edits of a word
 
 Nearest = tuple[str, list[str]]  # a word the index lacks, the index terms nearest it
@@ -324,7 +324,7 @@ EntryOf = Callable[[int, int], Any]
 
 
 def check_phrases(hits: list[Hit], phrases: list[Phrase], entry_of: EntryOf) -> list[Hit]:
-    """search-core.js's ``checkPhrases``: the first MAX_CHECKED hits' ``check`` events searched
+    """search-phrase.js's ``check``: the first MAX_CHECKED hits' ``check`` events searched
     for each phrase, its words one after the other, in the text the snippet files keep; a hit
     holding a -"phrase" is dropped, the hits holding every quoted phrase come first."""
     if not phrases:
