@@ -21,6 +21,8 @@
   var MAX_CHECKED = 60;
 
   function create(core) {
+    var list = [], dropped = 0; // run(): the query's phrases, the results left out for a -"phrase"
+
     /* A token as the check compares it: its index term (stemmed like the index), or, for what
        the index drops (a stop word, one letter), itself in lower case. */
     function tokenKey(raw) { return core.finish(raw) || raw.toLowerCase(); }
@@ -71,7 +73,8 @@
        found (it then opens where the first is), false when one is not, null when it was not
        checked (beyond MAX_CHECKED, or its text did not load); the found ones come first, then the
        others in their order. ``checked``: whether its text was read. */
-    function check(results, list, entryOf) {
+    function check(results, phraseList, entryOf) {
+      var list = phraseList;
       if (!list.length) return results;
       var wanted = list.filter(function (p) { return !p.avoid; }).length, kept = [];
       results.forEach(function (r, n) {
@@ -114,9 +117,28 @@
     function quoted(list) { return listed(list.map(function (p) { return "“" + p.text + "”"; })); }
     function plural(n, noun) { return n + " " + noun + (n === 1 ? "" : "s"); }
 
-    /* What the check found among ``shown`` results, for the status line ("" when nothing to say);
-       ``dropped``: the results left out for holding a -"phrase". */
-    function note(shown, list, dropped) {
+    /* The results page's check: the query's phrases, the snippet packs the check reads (loaded
+       with ``load(doc, pack)``, a promise of the pack; one that fails is "not checked"), then
+       ``check``. A promise of the results kept, in their new order. */
+    function run(query, results, pack, load) {
+      list = phrases(query);
+      var loaded = Object.create(null);
+      return Promise.all(packsToLoad(results, pack).map(function (at) {
+        return load(at[0], at[1]).then(function (data) { loaded[at[0] + "-" + at[1]] = data; }, function () { /* not checked */ });
+      })).then(function () {
+        var kept = check(results, list, function (doc, ev) {
+          var data = loaded[doc + "-" + Math.floor(ev / pack)];
+          if (!data || !data.ev) return undefined;
+          var at = ev - data.i;
+          return at >= 0 && at < data.ev.length ? data.ev[at] : undefined;
+        });
+        dropped = results.length - kept.length;
+        return kept;
+      });
+    }
+
+    /* What ``run`` found among the ``shown`` results, for the status line ("" when nothing to say). */
+    function note(shown) {
       var wanted = list.filter(function (p) { return !p.avoid; }), avoided = list.filter(function (p) { return p.avoid; });
       var unchecked = shown.filter(function (r) { return !r.checked; }).length, out = [];
       if (wanted.length) {
@@ -132,11 +154,11 @@
     }
 
     /* The divider above the results whose phrase was not found side by side. */
-    function divider(list) {
+    function divider() {
       return "Sessions with the words of " + quoted(list.filter(function (p) { return !p.avoid; })) + ", not found side by side:";
     }
 
-    return { phrases: phrases, holds: holds, packsToLoad: packsToLoad, check: check, note: note, divider: divider, maxChecked: MAX_CHECKED };
+    return { phrases: phrases, holds: holds, packsToLoad: packsToLoad, check: check, run: run, note: note, divider: divider, maxChecked: MAX_CHECKED };
   }
 
   return { create: create };

@@ -221,10 +221,8 @@
     var snippets = SessiteSearchSnippet.create(core);
     var words = core.parseQuery(query);
     var parsed = core.syntax(query);
-    // Quoted phrases of several words: checked on the snippet files (static/search-phrase.js,
-    // loaded for such a query only).
-    var chained = words.some(function (w) { return w.chain; }), phraser = null, phrases = [];
-    var results = [], broad = [], nearest = [], shown = 0, renderToken = 0, meta = null, droppedByPhrase = 0;
+    var chained = words.some(function (w) { return w.chain; }), phraser = null; // a phrase of several words
+    var results = [], broad = [], nearest = [], shown = 0, renderToken = 0, meta = null;
     showChips();
 
     loadScript(root + "search/meta.js").then(function () {
@@ -235,7 +233,7 @@
       var engine = new Engine(core, meta);
       var started = Date.now();
       return engine.search(words, plan.chunks).then(function (found) {
-        return checkPhrases(found.results).then(function (checked) {
+        return Promise.resolve(checkPhrases(found.results)).then(function (checked) {
           found.results = checked;
           return found;
         });
@@ -259,27 +257,12 @@
       say("Search failed: " + (err && err.message ? err.message : err), "error");
     });
 
-    /* The phrase check (static/search-phrase.js) on the text the snippet files keep of the
-       events a result's phrase words occur in: those files load only for a query with a phrase
-       of several words (a result whose file fails to load is "not checked", never dropped). */
+    /* Quoted phrases of several words checked (static/search-phrase.js, loaded for them only). */
     function checkPhrases(found) {
-      if (!chained) return Promise.resolve(found);
+      if (!chained) return found;
       return loadScript(root + "static/search-phrase.js").then(function () {
         phraser = SessiteSearchPhrase.create(core);
-        phrases = phraser.phrases(query);
-        var loaded = Object.create(null);
-        return Promise.all(phraser.packsToLoad(found, meta.pack).map(function (at) {
-          return loadFragment(at[0], at[1]).then(function (data) { loaded[at[0] + "-" + at[1]] = data; }, function () { /* not checked */ });
-        })).then(function () {
-          var kept = phraser.check(found, phrases, function (doc, ev) {
-            var data = loaded[doc + "-" + Math.floor(ev / meta.pack)];
-            if (!data || !data.ev) return undefined;
-            var at = ev - data.i;
-            return at >= 0 && at < data.ev.length ? data.ev[at] : undefined;
-          });
-          droppedByPhrase = found.length - kept.length;
-          return kept;
-        });
+        return phraser.run(query, found, meta.pack, loadFragment);
       });
     }
 
@@ -418,7 +401,7 @@
         var more = [];
         if (apart) more.push(apart + " more only with " + apartText());
         if (partial) more.push((whole || apart ? partial + " more match" : plural(partial, "session") + (partial === 1 ? " matches" : " match")) + " some of the words");
-        say(every + (more.length ? "; " + more.join("; ") : "") + note + "." + (phraser ? phraser.note(current, phrases, droppedByPhrase) : ""), "done");
+        say(every + (more.length ? "; " + more.join("; ") : "") + note + "." + (phraser ? phraser.note(current) : ""), "done");
         if (broad.length) status.appendChild(document.createTextNode(" “" + broad.join("”, “") + "” matched as a whole word only: too many words start with it."));
       }
       renderMore();
@@ -432,13 +415,9 @@
       var items = batch.map(function (r, i) {
         if (r.phrase !== undefined && r.phrase !== true && !phraseShown) {
           phraseShown = true;
-          if (first + i > 0) {
-            // Results from here on hold the phrase's words, not found side by side.
-            var apart = text("li", "search-divider", phraser.divider(phrases));
-            apart.dataset.divider = "phrase";
-            list.appendChild(apart);
-            dividerShown = false; // the groups start again below it
-            partialShown = false;
+          if (first + i > 0) { // results from here on hold the phrase's words, not found side by side
+            list.appendChild(text("li", "search-divider", phraser.divider())).dataset.divider = "phrase";
+            dividerShown = partialShown = false; // the groups start again below it
           }
         }
         if (r.match === "apart" && !dividerShown && first + i > 0) {

@@ -61,6 +61,7 @@ def _run(page, url: str) -> dict:
         """() => ({
         status: document.querySelector('[data-search-status]').textContent,
         engine: document.querySelector('[data-search-status]').dataset.engine,
+        scripts: Array.from(document.scripts).map(s => s.src.split('/').pop()),
         items: Array.from(document.querySelectorAll('.search-results > li')).map(li => ({
             divider: li.dataset.divider || null,
             phrase: li.dataset.phrase || null,
@@ -84,7 +85,9 @@ def _file(site: Path, query: str) -> str:
 def test_a_phrase_ranks_its_words_side_by_side_first(site, page):
     loose = _run(page, _file(site, "connection refused"))
     assert set(_titles(loose)) == {"Session adjacent", "Session apart", "Session one-word"}
+    assert "search-phrase.js" not in loose["scripts"], "an ordinary query loads no phrase check"
     found = _run(page, _file(site, '"connection refused"'))
+    assert "search-phrase.js" in found["scripts"]
     items = found["items"]
     # both sessions hold the words; only the adjacent one is a phrase match, and it comes first
     assert _titles(found) == ["Session adjacent", "Session apart"]
