@@ -4,6 +4,7 @@ snippet files keep (static/search-core.js ``checkPhrases``), from file:// and ov
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from urllib.parse import quote
 
@@ -11,6 +12,7 @@ import pytest
 from helpers import build_site
 from search_support import StaticServer
 
+from sessite.search.item import fragment_url
 from sessite.search.query import SearchIndex
 
 SESSIONS = {
@@ -126,3 +128,18 @@ def test_the_python_twin_checks_phrases_alike(site):
     assert [h.phrase for h in hits] == [True, False] and all(h.checked for h in hits)
     kept = {index.snippet(h.doc, 0)[0]["t"] for h in index.search('connection -"connection refused"')}
     assert kept == {"Session apart", "Session one-word"}
+
+
+def test_a_result_whose_text_cannot_load_is_kept_as_not_checked(site, page, tmp_path):
+    """The check never drops a result it could not read, nor calls it a phrase match."""
+    broken = tmp_path / "site"
+    shutil.copytree(site, broken)
+    index = SearchIndex(lambda url: (site / url).read_bytes() if (site / url).is_file() else None)
+    adjacent = next(h.doc for h in index.search('"connection refused"') if h.phrase)
+    (broken / fragment_url(adjacent, 0)).unlink()
+    found = _run(page, _file(broken, '"connection refused"'))
+    marks = sorted(i["phrase"] for i in found["items"] if i["phrase"])
+    assert marks == ["no", "unchecked"], "the unreadable one is kept, and not called a phrase match"
+    assert "phrase" not in [i["divider"] for i in found["items"]], "no divider: none was found word for word"
+    assert "1 not checked for the phrase" in found["status"]
+    assert "None has “connection refused” word for word" in found["status"]
