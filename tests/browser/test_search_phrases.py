@@ -143,3 +143,15 @@ def test_a_result_whose_text_cannot_load_is_kept_as_not_checked(site, page, tmp_
     assert "phrase" not in [i["divider"] for i in found["items"]], "no divider: none was found word for word"
     assert "1 not checked for the phrase" in found["status"]
     assert "None has “connection refused” word for word" in found["status"]
+
+
+def test_the_python_twin_keeps_what_it_cannot_read(site):
+    """Without the snippet files nothing is checked: every result kept, none called a phrase match."""
+
+    def load(url: str) -> bytes | None:
+        return None if url.startswith("search/f/") or not (site / url).is_file() else (site / url).read_bytes()
+
+    blind = SearchIndex(load)
+    hits = blind.search('"connection refused"')
+    assert len(hits) == 2 and [(h.phrase, h.checked) for h in hits] == [(None, False), (None, False)]
+    assert len(blind.search('connection -"connection refused"')) == 3  # nothing found, nothing left out
