@@ -5,7 +5,8 @@
 
 Runs the same queries (plain, partial, questions, phrases, exclusions, filters) through
 node with search-core.js (``tests/search_node.js``) and through ``SearchIndex.search``,
-compares every result (session, score, group, events, terms) and the nearest
+compares every result (session, score, group, events, terms; the phrase check's events
+and verdict) and the nearest
 terms offered for words that find nothing, and times the Python
 ranking warm. On the 100 MB yardstick (``sessite build /tmp/corpus100 -o SITE``): 28
 queries, 4,089 results, none differ; 3 ms median, 8 ms at most per plain query at load 6.
@@ -30,16 +31,19 @@ QUERIES = [
     "fix agent:claude", "error tool:bash", "deploy after:2026-01", "refactor before:2025-06", "cache model:opus",
     "memory leak in the worker", "what did we decide about logging", "readme -docs", "api endpoint pagination",
     "ci pipeline failing on main", "asked session", "xyz0nothing", "parser", "the", "pagnation", "databse migraton",
+    '"connection refused"', '"file not found" error', 'test -"run tests"', '"the tests pass" -"no such file"',
 ]  # fmt: skip
 
 
 def _mine(h: Hit) -> tuple:
-    return (h.doc, round(h.score, 9), h.match, h.event, sorted(h.terms), [(e, sorted(k)) for e, k in h.also])
+    also = [(e, sorted(k)) for e, k in h.also]
+    return (h.doc, round(h.score, 9), h.match, h.event, sorted(h.terms), also, list(h.check), h.phrase, h.checked)
 
 
 def _theirs(r: dict) -> tuple:
     also = [(a["ev"], sorted(a["keys"])) for a in r["also"]]
-    return (r["ref"], round(r["score"], 9), r["match"], r["ev"], sorted(r["terms"]), also)
+    phrase = (r["check"], r["phrase"], r["checked"])
+    return (r["ref"], round(r["score"], 9), r["match"], r["ev"], sorted(r["terms"]), also, *phrase)
 
 
 def main(site: Path) -> int:

@@ -191,9 +191,12 @@
     function parseQuery(query) {
       var words = [], pairs = [], seen = Object.create(null);
       function add(list, w) { // the word's index in its list (-1: too many words)
-        var key = w.exact + "\u0000" + w.text + (w.exclude ? "\u0000-" : "");
+        var key = w.exact + "\u0000" + w.text + (w.exclude ? "\u0000-" : "") + (w.avoid ? "\u0000~" : "");
         if (seen[key] === undefined && words.length + pairs.length < MAX_WORDS) { seen[key] = list.length; list.push(w); }
-        else if (seen[key] !== undefined && w.phrase && list[seen[key]]) list[seen[key]].phrase = true;
+        else if (seen[key] !== undefined && w.phrase && list[seen[key]]) {
+          list[seen[key]].phrase = true;
+          if (w.chain) list[seen[key]].chain = true;
+        }
         return seen[key] === undefined ? -1 : seen[key];
       }
       function others(candidates, exact) {
@@ -202,11 +205,15 @@
         return out;
       }
       function stream(text, phrase) {
-        var last = null, lastAt = -1;
-        rawTokens(text).forEach(function (raw) {
+        var last = null, lastAt = -1, raws = rawTokens(text), chain = phrase && raws.length > 1;
+        raws.forEach(function (raw) {
           var low = raw.toLowerCase();
           if (codePoints(low) > MAX_TERM) {
-            termsFor(raw).forEach(function (t) { add(words, { text: t, exact: t, prefix: false, phrase: phrase }); });
+            termsFor(raw).forEach(function (t) {
+              var long = { text: t, exact: t, prefix: false, phrase: phrase };
+              if (chain) long.chain = true;
+              add(words, long);
+            });
             last = null;
             return;
           }
@@ -214,6 +221,7 @@
           if (!exact) { last = null; return; }
           var w = { text: low, exact: exact, prefix: codePoints(low) >= PREFIX_MIN };
           if (phrase) w.phrase = true;
+          if (chain) w.chain = true; // a word of a phrase of several: its events are checked
           var pieces = tokenParts(raw).slice(1).map(function (p) { return p.toLowerCase(); });
           if (pieces.length >= 2) {
             w.pieces = pieces;
@@ -236,13 +244,18 @@
       stream(parsed.text.join(" "), false);
       parsed.phrases.forEach(function (phrase) { stream(phrase, true); });
       parsed.exclude.forEach(function (text) {
-        rawTokens(text).forEach(function (raw) {
+        // -word, -"word": no session holding it. -"two words": its words are no lunr clause
+        // (``avoid``); the sessions where the phrase check finds them side by side are dropped.
+        var raws = rawTokens(text), several = raws.length > 1;
+        raws.forEach(function (raw) {
           var exact = finish(raw);
-          if (exact) add(words, { text: raw.toLowerCase(), exact: exact, prefix: false, exclude: true });
+          if (!exact) return;
+          if (several) add(words, { text: raw.toLowerCase(), exact: exact, prefix: false, avoid: true, chain: true });
+          else add(words, { text: raw.toLowerCase(), exact: exact, prefix: false, exclude: true });
         });
       });
       // A query of nothing but fillers means them.
-      var sought = words.filter(function (w) { return !w.exclude; });
+      var sought = words.filter(function (w) { return !w.exclude && !w.avoid; });
       if (sought.every(function (w) { return w.filler; })) sought.forEach(function (w) { delete w.filler; });
       return sought.length ? words.concat(pairs) : [];
     }
@@ -402,6 +415,7 @@
       for (var i = 0; i < words.length; i++) {
         var w = words[i];
         var level = 0;
+        if (w.avoid) { levels.push(0); parts.push(0); continue; } // read for the phrase check only
         if (term === w.exact) level = EXACT;
         else if (w.alts !== undefined && w.alts.indexOf(term) >= 0) level = SPELLING;
         else if (w.prefix && term.lastIndexOf(w.text, 0) === 0) level = PREFIX;
@@ -504,9 +518,10 @@
        matched at), for each term the words (or parts) it shows (``words``: keyOf numbers, for
        the snippet), and the events to show besides ``ev`` (``also``: [{ev, keys}]). */
     function search(index, words) {
-      if (!words.some(function (w) { return !w.exclude; })) return [];
+      if (!words.some(function (w) { return !w.exclude && !w.avoid; })) return [];
       var hits = index.query(function (q) {
         words.forEach(function (w) {
+          if (w.avoid) return;
           if (w.exclude) { q.term(w.exact, { usePipeline: false, presence: lunr.Query.presence.PROHIBITED }); return; }
           q.term(w.exact, { usePipeline: false, boost: EXACT_BOOST });
           (w.alts || []).forEach(function (a) { q.term(a, { usePipeline: false, boost: EXACT_BOOST }); });
@@ -523,7 +538,7 @@
         var levels = levelsOf(matched, described, words), tier = 0, group = WHOLE, content = false, lacks = false;
         for (var i = 0; i < words.length; i++) {
           var w = words[i];
-          if (w.optional || w.exclude) continue;
+          if (w.optional || w.exclude || w.avoid) continue;
           if (w.phrase && !levels[i]) lacks = true;
           if (levels[i] && !w.filler) content = true;
           if (w.filler) continue;
@@ -556,8 +571,31 @@
       out.sort(function (a, b) { return a.group - b.group || b.tier - a.tier || b.key - a.key || a.ref - b.ref; });
       var partials = 0;
       out = out.filter(function (r) { return r.group !== PARTIAL || ++partials <= MAX_PARTIAL; });
-      out.forEach(function (r) { explain(r, words, described, table); });
+      var chained = words.some(function (w) { return w.chain; });
+      out.forEach(function (r) {
+        explain(r, words, described, table);
+        if (chained) r.check = phraseEvents(table, r.ref, words);
+      });
       return out;
+    }
+
+    /* The events of a session (up to three per term, from the postings' side table) in which
+       the words of a phrase of several words occur, and its header (0), ascending: where the
+       phrase check reads the text. */
+    function phraseEvents(table, doc, words) {
+      var evs = [0];
+      words.forEach(function (w) {
+        if (!w.chain || !table) return;
+        var side = table[w.exact], at = side ? postingOf(side, doc) : -1;
+        if (at < 0) return;
+        var entry = side.entry, e = entry[5][at], c = 6;
+        for (;;) {
+          if (evs.indexOf(e) < 0) evs.push(e);
+          if (c >= entry.length || !(entry[c][at] > 0)) break;
+          e += entry[c++][at];
+        }
+      });
+      return evs.sort(function (a, b) { return a - b; });
     }
 
     /* What a result shows: the terms that made each word match and the events that hold them. */
@@ -611,7 +649,7 @@
     function nearest(words, ids) {
       var out = [];
       words.forEach(function (w) {
-        if (w.exclude || w.optional) return;
+        if (w.exclude || w.optional || w.avoid) return;
         var found = [], known = false;
         ids.forEach(function (id) {
           (chunks[id] || []).forEach(function (entry) {
@@ -655,6 +693,8 @@
       search: search,
       run: run,
       nearest: nearest,
+      finish: finish,
+      rawTokens: rawTokens,
       matchesWord: matchesWord,
       wanted: wanted
     };

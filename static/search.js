@@ -221,6 +221,7 @@
     var snippets = SessiteSearchSnippet.create(core);
     var words = core.parseQuery(query);
     var parsed = core.syntax(query);
+    var chained = words.some(function (w) { return w.chain; }), phraser = null; // a phrase of several words
     var results = [], broad = [], nearest = [], shown = 0, renderToken = 0, meta = null;
     showChips();
 
@@ -232,8 +233,13 @@
       var engine = new Engine(core, meta);
       var started = Date.now();
       return engine.search(words, plan.chunks).then(function (found) {
+        return Promise.resolve(checkPhrases(found.results)).then(function (checked) {
+          found.results = checked;
+          return found;
+        });
+      }).then(function (found) {
         status.dataset.engine = engine.worker ? "worker" : "page";
-        status.dataset.ms = String(Date.now() - started); // chunk loading included
+        status.dataset.ms = String(Date.now() - started); // chunk loading (and the phrase check) included
         status.dataset.runMs = String(found.runMs); // index rebuild + lunr query + ranking, data loaded
         results = found.results;
         nearest = found.nearest || [];
@@ -250,6 +256,15 @@
     }).catch(function (err) {
       say("Search failed: " + (err && err.message ? err.message : err), "error");
     });
+
+    /* Quoted phrases of several words checked (static/search-phrase.js, loaded for them only). */
+    function checkPhrases(found) {
+      if (!chained) return found;
+      return loadScript(root + "static/search-phrase.js").then(function () {
+        phraser = SessiteSearchPhrase.create(core);
+        return phraser.run(query, found, meta.pack, loadFragment);
+      });
+    }
 
     function filtered() {
       var agent = form.elements.agent.value, project = form.elements.project.value;
@@ -360,7 +375,7 @@
       return listed(names.map(function (n) { return "“" + n + "”"; }));
     }
 
-    var current = [], dividerShown = false, partialShown = false;
+    var current = [], dividerShown = false, partialShown = false, phraseShown = false;
     function refilter() {
       try { history.replaceState(null, "", "search.html?" + urlParams(query)); } catch (e) { /* file:// may refuse */ }
       current = filtered();
@@ -368,6 +383,7 @@
       shown = 0;
       dividerShown = false;
       partialShown = false;
+      phraseShown = false;
       renderToken++;
       if (!words.length && (parsed.filters.length || parsed.exclude.length) && !parsed.text.length && !parsed.phrases.length) {
         say("Type a word to look for with these filters.", "empty");
@@ -385,7 +401,7 @@
         var more = [];
         if (apart) more.push(apart + " more only with " + apartText());
         if (partial) more.push((whole || apart ? partial + " more match" : plural(partial, "session") + (partial === 1 ? " matches" : " match")) + " some of the words");
-        say(every + (more.length ? "; " + more.join("; ") : "") + note + ".", "done");
+        say(every + (more.length ? "; " + more.join("; ") : "") + note + "." + (phraser ? phraser.note(current) : ""), "done");
         if (broad.length) status.appendChild(document.createTextNode(" “" + broad.join("”, “") + "” matched as a whole word only: too many words start with it."));
       }
       renderMore();
@@ -397,6 +413,13 @@
       more.hidden = true;
       var first = shown - batch.length;
       var items = batch.map(function (r, i) {
+        if (r.phrase !== undefined && r.phrase !== true && !phraseShown) {
+          phraseShown = true;
+          if (first + i > 0) { // results from here on hold the phrase's words, not found side by side
+            list.appendChild(text("li", "search-divider", phraser.divider())).dataset.divider = "phrase";
+            dividerShown = partialShown = false; // the groups start again below it
+          }
+        }
         if (r.match === "apart" && !dividerShown && first + i > 0) {
           // Results from here on only hold an identifier's parts, not the identifier.
           list.appendChild(text("li", "search-divider", "Sessions with " + apartText() + ", not as " + identifiers() + ":"));
@@ -411,6 +434,7 @@
         if (r.match === "partial") partialShown = true;
         var li = text("li", "search-result");
         li.dataset.match = r.match;
+        if (r.phrase !== undefined) li.dataset.phrase = r.phrase === true ? "yes" : r.phrase === false ? "no" : "unchecked";
         li.appendChild(text("span", "muted", "…"));
         list.appendChild(li);
         return { r: r, li: li };

@@ -15,6 +15,7 @@ const REPO = path.resolve(__dirname, "..");
 const zlib = require("zlib");
 const lunr = require(path.join(REPO, "static/vendor/lunr/lunr.min.js"));
 const Core = require(path.join(REPO, "static/search-core.js"));
+const Phrase = require(path.join(REPO, "static/search-phrase.js"));
 
 /* A packed term chunk, inflated at once (the browser's inflateJson is a stream). */
 function inflateNow(data) { return JSON.parse(zlib.inflateSync(Buffer.from(data, "base64")).toString("utf8")); }
@@ -42,9 +43,24 @@ function siteLoader(site, core) {
   const metaFile = path.join(site, "search", "meta.js");
   loadSiteFile(metaFile, sink);
   bytes.meta = fs.statSync(metaFile).size;
+  const packs = new Map();
   return {
     meta,
     bytes,
+    /* An event's snippet entry, as the results page reads it (undefined: its file is missing). */
+    entryOf(doc, ev) {
+      const key = doc + "-" + Math.floor(ev / meta.pack);
+      if (!packs.has(key)) {
+        const file = path.join(site, "search", "f", String(Math.floor(doc / 1000)), key + ".js");
+        let data;
+        if (fs.existsSync(file)) loadSiteFile(file, { frag: (d, p, packed) => { data = inflateNow(packed); } });
+        packs.set(key, data);
+      }
+      const pack = packs.get(key);
+      if (!pack) return undefined;
+      const at = ev - pack.i;
+      return at >= 0 && at < pack.ev.length ? pack.ev[at] : undefined;
+    },
     facts() {
       const file = path.join(site, "search", "facts.js");
       if (facts === undefined) { facts = null; if (fs.existsSync(file)) loadSiteFile(file, sink); }
@@ -80,7 +96,12 @@ function opQuery(req) {
     const ms = now() - t0;
     // With "filters": typed filters, as the results page applies them (after ranking).
     const typed = req.filters ? core.syntax(q).filters.map((f) => core.filterTest(f, site.meta, site.facts())) : [];
-    const results = found.results.filter((r) => typed.every((keep) => keep(r.ref)));
+    // Quoted phrases of several words, checked on the snippet files as the results page checks them.
+    // (search-phrase.js loads for a query with a phrase of several words only)
+    const phraser = Phrase.create(core);
+    const list = words.some((w) => w.chain) ? phraser.phrases(q) : [];
+    const checked = phraser.check(found.results, list, site.entryOf);
+    const results = checked.filter((r) => typed.every((keep) => keep(r.ref)));
     const item = {
       query: q,
       words: words.map((w) => [w.text, w.exact, w.prefix]),
@@ -88,7 +109,10 @@ function opQuery(req) {
       broad: found.broad,
       total: results.length,
       ms,
-      top: results.slice(0, top).map((r) => ({ ref: r.ref, score: r.score, ev: r.ev, terms: r.terms, match: r.match, also: r.also })),
+      top: results.slice(0, top).map((r) => ({
+        ref: r.ref, score: r.score, ev: r.ev, terms: r.terms, match: r.match, also: r.also,
+        check: r.check || [], phrase: r.phrase === undefined ? null : r.phrase, checked: !!r.checked,
+      })),
       nearest: found.nearest || [],
     };
     if (mono) item.mono = core.search(mono, words).slice(0, top).map((r) => ({ ref: r.ref, score: r.score }));
@@ -103,6 +127,7 @@ function opTokens(req) {
     tokens: req.texts.map((t) => core.tokens(t)),
     words: req.texts.map((t) => core.parseQuery(t)),
     syntax: req.texts.map((t) => core.syntax(t)),
+    phrases: req.texts.map((t) => Phrase.create(core).phrases(t)),
   };
 }
 

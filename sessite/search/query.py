@@ -5,7 +5,9 @@ The MCP server (``sessite.serve.mcp_server``) answers searches from the site's o
 gets on ``search.html``: the query is read as the browser reads it (``query_words``),
 only the term chunks its words need are read (``plan`` and ``serialize`` in
 search-core.js), the sessions are ranked as ``search()`` ranks them (``ranking``), and
-typed filters apply after ranking, with ``search/facts.js``, as on the results page.
+typed filters apply after ranking, with ``search/facts.js``, as on the results page. Quoted
+phrases of several words are checked on the snippet files' text (``check_phrases``), as the
+results page checks them.
 tests/search/test_query.py and benchmarks/query_parity.py check it against node running
 search-core.js.
 """
@@ -19,11 +21,11 @@ from functools import lru_cache
 from typing import Any
 
 from sessite.search.item import unpacked
-from sessite.search.query_words import Filter, Syntax, Word, filter_test, parse_query, syntax
-from sessite.search.ranking import Hit, Nearest, Ranking, nearest
+from sessite.search.query_words import Filter, Syntax, Word, filter_test, parse_query, phrases, syntax
+from sessite.search.ranking import Hit, Nearest, Ranking, check_phrases, nearest
 from sessite.search.terms import utf16_key
 
-__all__ = ["Filter", "Hit", "Nearest", "SearchIndex", "Syntax", "Word", "parse_query", "syntax"]
+__all__ = ["Filter", "Hit", "Nearest", "SearchIndex", "Syntax", "Word", "parse_query", "phrases", "syntax"]
 
 MAX_PREFIX_CHUNKS = 6  # a prefix spanning more chunks than this is matched exactly only
 MAX_EXPANSIONS = 100  # ... and so is one that expands to more terms than this
@@ -84,6 +86,17 @@ class SearchIndex:
         head = {k: data.get(k) for k in ("t", "a", "p", "d", "u")}
         return head, entry if isinstance(entry, list) else None
 
+    def entry(self, doc: int, event: int) -> Any:
+        """The event's entry in the snippet files (0 when they keep none of it), None when its file
+        is missing: what the phrase check reads."""
+        size = int(self.meta.get("pack", 128))
+        data = self.pack(doc, event // size)
+        events = data.get("ev")
+        if not isinstance(events, list):
+            return None
+        at = event - data.get("i", 0)
+        return events[at] if 0 <= at < len(events) else None
+
     def _chunk_of(self, term: str) -> int:
         key, lo, hi, found = utf16_key(term), 0, len(self._keys) - 1, 0
         while lo <= hi:
@@ -137,7 +150,9 @@ class SearchIndex:
         and, when the words found nothing, the index terms nearest the words it lacks."""
         words = parse_query(query)
         chunks = self._plan(words)  # first: a prefix spanning too many chunks is matched whole only
-        hits = self._ranked(words, chunks)
+        # quoted phrases of several words (search-phrase.js, loaded when a word is of one)
+        checked = phrases(query) if any(w.chain for w in words) else []
+        hits = check_phrases(self._ranked(words, chunks), checked, self.entry)
         near = [] if hits else nearest(words, [e for n in chunks for e in self.chunk(n)])
         tests = [filter_test(f, self.meta, self.facts()) for f in syntax(query).filters]
         return [h for h in hits if all(test(h.doc) for test in tests)], near

@@ -51,6 +51,8 @@ class Word:
     joins: tuple[int, int] | None = None  # a two-word identifier: the words it is made of
     phrase: bool = False  # in a quoted phrase: required
     exclude: bool = False  # -word: sessions holding it are no result
+    avoid: bool = False  # a word of a -"phrase" of several: no lunr clause, read for the phrase check
+    chain: bool = False  # a word of a phrase of several words: the phrase check reads its events
     filler: bool = False  # a question's filler ("asked"): weighs little, never required
     pieces: list[str] = field(default_factory=list)
     broad: bool = False  # a prefix matched as a whole word only (too many terms)
@@ -112,32 +114,35 @@ def parse_query(query: str) -> list[Word]:
     """The words of a query, as ``parseQuery`` in search-core.js makes them."""
     words: list[Word] = []
     pairs: list[Word] = []
-    seen: dict[tuple[str, str, bool], int] = {}
+    seen: dict[tuple[str, str, bool, bool], int] = {}
 
     def add(target: list[Word], w: Word) -> int:
-        key = (w.exact, w.text, w.exclude)
+        key = (w.exact, w.text, w.exclude, w.avoid)
         if key not in seen and len(words) + len(pairs) < MAX_WORDS:
             seen[key] = len(target)
             target.append(w)
         elif key in seen and w.phrase and seen[key] < len(target):
             target[seen[key]].phrase = True  # (the list it was seen in may be the other one, as in JS)
+            target[seen[key]].chain = target[seen[key]].chain or w.chain
         return seen.get(key, -1)
 
     def stream(text: str, phrase: bool) -> None:
         last: str | None = None
         last_at = -1
-        for raw in TOKEN.findall(normalize(text)):
+        raws = TOKEN.findall(normalize(text))
+        chain = phrase and len(raws) > 1
+        for raw in raws:
             low = raw.lower()
             if len(low) > MAX_TERM:
                 for t in terms_for(raw):
-                    add(words, Word(t, t, False, phrase=phrase))
+                    add(words, Word(t, t, False, phrase=phrase, chain=chain))
                 last = None
                 continue
             exact = finish(raw)
             if not exact:
                 last = None
                 continue
-            w = Word(low, exact, len(low) >= PREFIX_MIN, phrase=phrase)
+            w = Word(low, exact, len(low) >= PREFIX_MIN, phrase=phrase, chain=chain)
             pieces = [p.lower() for p in token_parts(raw)[1:]]
             if len(pieces) >= 2:
                 w.pieces = pieces
@@ -158,15 +163,51 @@ def parse_query(query: str) -> list[Word]:
     for phrase in parsed.phrases:
         stream(phrase, True)
     for text in parsed.exclude:
-        for raw in TOKEN.findall(normalize(text)):
+        # -"two words": no lunr clause; the phrase check drops the sessions holding them side by side
+        raws = TOKEN.findall(normalize(text))
+        several = len(raws) > 1
+        for raw in raws:
             exact = finish(raw)
             if exact:
-                add(words, Word(raw.lower(), exact, False, exclude=True))
-    sought = [w for w in words if not w.exclude]
+                add(words, Word(raw.lower(), exact, False, exclude=not several, avoid=several, chain=several))
+    sought = [w for w in words if not w.exclude and not w.avoid]
     if all(w.filler for w in sought):  # a query of nothing but fillers means them
         for w in sought:
             w.filler = False
     return words + pairs if sought else []
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A quoted phrase of several words as the phrase check compares it (``phrases`` in search-phrase.js)."""
+
+    text: str
+    keys: tuple[str, ...]
+    avoid: bool  # a -"phrase"
+
+
+def token_key(raw: str) -> str:
+    """A token as the phrase check compares it: its index term, else (a stop word, one letter) itself in lower case."""
+    return finish(raw) or raw.lower()
+
+
+def phrases(query: str) -> list[Phrase]:
+    """The quoted phrases of several words of a query, then its -"phrases" of several words."""
+    parsed = syntax(query)
+    out = []
+    for texts, avoid in ((parsed.phrases, False), (parsed.exclude, True)):
+        for text in texts:
+            raws = TOKEN.findall(normalize(text))
+            if len(raws) > 1:
+                out.append(Phrase(text, tuple(map(token_key, raws)), avoid))
+    return out
+
+
+def holds(text: str, keys: tuple[str, ...]) -> bool:
+    """Does ``text`` hold these token keys one after the other?"""
+    toks = [token_key(raw) for raw in TOKEN.findall(normalize(text))]
+    n = len(keys)
+    return any(tuple(toks[i : i + n]) == keys for i in range(len(toks) - n + 1))
 
 
 def _named(names: list[Any], value: str) -> list[int]:

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
-from sessite.search.query_words import Word
+from sessite.search.query_words import Phrase, Word, holds
 from sessite.search.terms import utf16_key
 
 MAX_PARTIAL = 200  # results with some of the words kept (the best)
@@ -26,6 +27,7 @@ SHARE = (0.0, 0.4, 0.5, 0.9, 1.0)  # of a term's weight, by how it matched
 PAIR_SHARE, FILLER_SHARE = 0.3, 0.2  # a two-word identifier guess, a question's filler: a little
 WHOLE, APART_ONLY, PARTIAL = 0, 1, 2
 MATCHES = ("whole", "apart", "partial")
+MAX_CHECKED = 60  # results the phrase check reads the text of at most (search-phrase.js)
 MAX_EDITS, NEAREST = 2, 3  # "no results" names up to 3 index terms within 2 edits of a word
 
 Nearest = tuple[str, list[str]]  # a word the index lacks, the index terms nearest it
@@ -43,6 +45,9 @@ class Hit:
     event: int
     terms: tuple[str, ...]
     also: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    check: tuple[int, ...] = ()  # with a phrase of several words: the events the phrase check reads
+    phrase: bool | None = None  # every quoted phrase found (None: not checked, or no phrase)
+    checked: bool = False  # the phrase check read its text
 
     @property
     def every_word(self) -> bool:
@@ -85,6 +90,10 @@ class Ranking:
         if hit is None:
             levels, parts = [], []
             for w in self.words:
+                if w.avoid:  # read for the phrase check only
+                    levels.append(0)
+                    parts.append(0)
+                    continue
                 if term == w.exact:
                     levels.append(EXACT)
                 elif term in w.alts:
@@ -101,6 +110,8 @@ class Ranking:
         excluded: set[int] = set()
         known = list(self.entries)
         for w in self.words:
+            if w.avoid:
+                continue
             if w.exclude:
                 for by_term in self.postings:
                     excluded.update(by_term.get(w.exact, ()))
@@ -133,7 +144,7 @@ class Ranking:
             levels = self.levels(terms)
             tier, group, content, lacks = 0, WHOLE, False, False
             for w, level in zip(words, levels):
-                if w.optional or w.exclude:
+                if w.optional or w.exclude or w.avoid:
                     continue
                 lacks = lacks or (w.phrase and not level)
                 content = content or bool(level and not w.filler)
@@ -174,7 +185,18 @@ class Ranking:
         partial = [r for r in found if r[0] == PARTIAL][MAX_PARTIAL:]
         if partial:
             found = found[: len(found) - len(partial)]
-        return [self.explain(d, score, g, tier, levels, terms) for g, tier, _, d, score, levels, terms in found]
+        hits = [self.explain(d, score, g, tier, levels, terms) for g, tier, _, d, score, levels, terms in found]
+        if any(w.chain for w in words):
+            hits = [replace(h, check=self.phrase_events(h.doc)) for h in hits]
+        return hits
+
+    def phrase_events(self, doc: int) -> tuple[int, ...]:
+        """``phraseEvents``: the events holding the words of a phrase of several words, and the header."""
+        evs = {0}
+        for w in self.words:
+            if w.chain:
+                evs.update(self.events_of(w.exact, doc))
+        return tuple(sorted(evs))
 
     def levels(self, terms: list[str]) -> list[int]:
         """Each word's level in a session: its best term's, APART when an identifier's parts all are there."""
@@ -270,7 +292,7 @@ def nearest(words: list[Word], entries: list[list[Any]]) -> list[Nearest]:
     terms within MAX_EDITS edits of it (the closest, then the most used)."""
     out: list[Nearest] = []
     for w in words:
-        if w.exclude or w.optional:
+        if w.exclude or w.optional or w.avoid:
             continue
         found, known = [], False
         for entry in entries:
@@ -294,3 +316,49 @@ def _distance(a: str, b: str) -> int:
         for j in range(1, len(b) + 1):
             diagonal, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1]))
     return row[len(b)]
+
+
+# An event's entry in the snippet files ([anchor, label, head, page?, excerpts?], 0 when it keeps
+# none), None when its file could not be read.
+EntryOf = Callable[[int, int], Any]
+
+
+def check_phrases(hits: list[Hit], phrases: list[Phrase], entry_of: EntryOf) -> list[Hit]:
+    """search-phrase.js's ``check``: the first MAX_CHECKED hits' ``check`` events searched
+    for each phrase, its words one after the other, in the text the snippet files keep; a hit
+    holding a -"phrase" is dropped, the hits holding every quoted phrase come first."""
+    if not phrases:
+        return hits
+    wanted = sum(1 for p in phrases if not p.avoid)
+    kept: list[Hit] = []
+    for n, h in enumerate(hits):
+        if n >= MAX_CHECKED:
+            kept.append(replace(h, checked=False, phrase=None))
+            continue
+        found = [-1] * len(phrases)
+        missing = False
+        for ev in [h.event, *(e for e in h.check or (0,) if e != h.event)]:
+            entry = entry_of(h.doc, ev)
+            if entry is None:
+                missing = True
+                continue
+            if not entry:
+                continue
+            texts = [str(entry[2] or "") if len(entry) > 2 else "", *(entry[4] if len(entry) > 4 else [])]
+            for k, p in enumerate(phrases):
+                if found[k] < 0 and any(holds(t, p.keys) for t in texts):
+                    found[k] = ev
+        if any(p.avoid and found[k] >= 0 for k, p in enumerate(phrases)):
+            continue
+        checked = not missing
+        if not wanted:
+            kept.append(replace(h, checked=checked))
+            continue
+        every = all(p.avoid or found[k] >= 0 for k, p in enumerate(phrases))
+        at = next(found[k] for k, p in enumerate(phrases) if not p.avoid)
+        if every and at != h.event:
+            h = replace(h, event=at, also=tuple(a for a in h.also if a[0] != at))
+        kept.append(replace(h, checked=checked, phrase=True if every else False if checked else None))
+    if not wanted:
+        return kept
+    return sorted(kept, key=lambda h: h.phrase is not True)  # stable: the found ones first

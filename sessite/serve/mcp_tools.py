@@ -27,7 +27,7 @@ from typing import Any
 from sessite.analyze.session import SessionSummary
 from sessite.config import SiteConfig
 from sessite.model import Event
-from sessite.search.query import SearchIndex, parse_query
+from sessite.search.query import SearchIndex, parse_query, phrases
 from sessite.serve.agent_tools import refs_get, refs_list, sessions_list, summary_filter
 from sessite.serve.catalog import Catalog
 from sessite.serve.rpc import Param, Registry, Tool, ToolError
@@ -174,6 +174,7 @@ def search(
         note = "no word to look for (stop words and filters alone find nothing; list_sessions filters sessions)"
         return {"query": query, **_page("search", 0, 0, limit), "every_word": 0, "results": [], "note": note}
     every = sum(1 for hit in hits if hit.every_word)  # they come first
+    checks_phrase = any(not p.avoid for p in phrases(query))  # each result says whether its text holds them
     results = []
     for hit in hits[offset : offset + limit]:
         head, entry = index.snippet(hit.doc, hit.event)
@@ -199,6 +200,8 @@ def search(
                 "matched_terms": list(hit.terms[:10]),
             }
         )
+        if checks_phrase:  # true: found word for word (listed first); false: not found; null: not checked
+            results[-1]["phrase"] = hit.phrase
     out = {"query": query, **_page("search", len(hits), offset, limit), "every_word": every, "results": results}
     if near:  # no session holds the words: the index's nearest terms, as the search page offers them
         out["nearest"] = [{"word": word, "terms": terms} for word, terms in near]
@@ -367,7 +370,8 @@ TOOLS: tuple[tuple[str, str, tuple[Param, ...], Callable[..., Any]], ...] = (
             Param(
                 "query",
                 "string",
-                'words to find, as in the site\'s search box: "a phrase" (its words required), -word or '
+                'words to find, as in the site\'s search box: "a phrase" (its words required; the '
+                "sessions where they are found side by side come first, each result's phrase says), -word or "
                 '-"a phrase" (left out), agent:NAME, project:NAME, model:NAME, tool:NAME (a part of the '
                 "name will do), after:DAY, before:DAY (YYYY, YYYY-MM or YYYY-MM-DD)",
                 required=True,

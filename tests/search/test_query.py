@@ -9,6 +9,7 @@ from helpers import EXAMPLE, build_site
 from search_support import run_node
 
 from sessite.search.query import SearchIndex, parse_query, syntax
+from sessite.search.query_words import phrases
 
 QUERIES = [
     "test", "readme", "pytest failing", "git commit", "def", "error", "config file", "file", "run tests",
@@ -17,6 +18,9 @@ QUERIES = [
     "login form password", "pytest failing xyz0nothing", "how did i fix the error in that session", "asked session",
     # quoted phrases, exclusions
     '"run tests" readme', '"pytest failing', "test -pytest", '-"config file" error', "error -", "-error",
+    # phrases of several words: checked side by side on the snippet files' text
+    '"failing test"', '"pytest is failing"', 'test -"run tests"', '"config file" -"file error" readme',
+    '"tests pass" file', '"the tests pass"', 'error -"no such thing here"',
     # filters (agent/project from meta.js, model/tool/days from facts.js)
     "test agent:codex", "file project:WEB", "error tool:bash after:2026-01", "test model:opus", "file before:2025",
     "test after:2026-02-07 before:2026-03", "test after:soon", "agent:cline", "test tool:nosuchtool",
@@ -53,6 +57,9 @@ def test_ranking_and_events_equal_the_browsers(site, node):
                 r["ev"],
                 sorted(r["terms"]),
                 [(a["ev"], sorted(a["keys"])) for a in r["also"]],
+                r["check"],
+                r["phrase"],
+                r["checked"],
             )
             for r in browser["top"]
         ], query
@@ -64,7 +71,17 @@ def test_ranking_and_events_equal_the_browsers(site, node):
 
 
 def _shown(h):
-    return (h.doc, round(h.score, 9), h.match, h.event, sorted(h.terms), [(ev, sorted(keys)) for ev, keys in h.also])
+    return (
+        h.doc,
+        round(h.score, 9),
+        h.match,
+        h.event,
+        sorted(h.terms),
+        [(ev, sorted(keys)) for ev, keys in h.also],
+        list(h.check),
+        h.phrase,
+        h.checked,
+    )
 
 
 def test_syntax_and_filters_change_the_results(site):
@@ -90,14 +107,20 @@ def test_words_are_parsed_like_the_browsers(node):
         'what did I ask about "stream queue" -foo -"bar baz" agent:codex Tool:Bash after:2026 x:y',
         "asked session", "session StreamQueue", '"asked" help -help', "-", "-- -1 - x", '"unclosed phrase',
         "a b c﻿d", '"  " "" -"" agent: project:a:b',
+        '"connection refused" -"not found" connection -"x"',
+        '"file not found" "a b" "StreamQueue failed" -"Café naïve"',
     ]  # fmt: skip
     answer = run_node(node, {"op": "tokens", "texts": queries})
     for query, browser in zip(queries, answer["words"]):
         mine = parse_query(query)
         assert [_word(w) for w in mine] == [
             (w["text"], w["exact"], w["prefix"], w.get("alts", []), w.get("parts", []))
-            + tuple(bool(w.get(k)) for k in ("optional", "phrase", "exclude", "filler"))
+            + tuple(bool(w.get(k)) for k in ("optional", "phrase", "exclude", "filler", "avoid", "chain"))
             for w in browser
+        ], query
+    for query, browser in zip(queries, answer["phrases"]):
+        assert [(p.text, list(p.keys), p.avoid) for p in phrases(query)] == [
+            (p["text"], p["keys"], p["avoid"]) for p in browser
         ], query
     for query, browser in zip(queries, answer["syntax"]):
         mine = syntax(query)
@@ -109,7 +132,7 @@ def test_words_are_parsed_like_the_browsers(node):
 
 
 def _word(w):
-    return (w.text, w.exact, w.prefix, w.alts, w.parts, w.optional, w.phrase, w.exclude, w.filler)
+    return (w.text, w.exact, w.prefix, w.alts, w.parts, w.optional, w.phrase, w.exclude, w.filler, w.avoid, w.chain)
 
 
 def test_snippets_name_the_session_and_event(site):
