@@ -129,10 +129,11 @@ class RuleSet:
             else:
                 self.always.append(rule)
         self._set.Compile()
+        self._match = self._set.Match
 
     def candidates(self, text: str) -> list[int] | None:
         try:
-            found = self._set.Match(text)
+            found = self._match(text.encode())  # (bytes: the wrapper's own encoding costs a call more)
         except UnicodeEncodeError:  # (lone surrogates: a file name that was not UTF-8)
             return None
         if not found:
