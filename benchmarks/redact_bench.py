@@ -2,8 +2,9 @@
 """Redaction benchmark: how well ``sessite.analyze.redact.Redactor`` hides secrets without
 mangling ordinary text, on hand-labelled real logs and on planted secrets through a real build.
 
-    python benchmarks/redact_bench.py [--real] [--planted] [--fresh DIR] [--json]
+    python benchmarks/redact_bench.py [--real] [--planted] [--fresh DIR] [--fresh2 DIR] [--json]
                                       [--labels FILE] [--write-unlabelled FILE] [--no-baseline]
+                                      [--held-totals-only]
 
 (neither --real nor --planted: both). It runs the worktree's own ``sessite`` (the folder
 above this one comes first on ``sys.path``), in a few minutes on two cores.
@@ -36,9 +37,14 @@ The halves
 Tuning half: ``real`` and ``real-agents`` (shared corpora) and, of the fetched logs, the
 repositories listed in ``TUNING_FRESH`` below. Held-aside half: every other folder of
 ``--fresh`` (today M-Thisness/M-Claude, mischa-thisness/M-Gemini, blubber/dotfiles; any
-folder added later is held aside too). Whoever changes the rules may read and tune on the
-tuning half and the planted half; they must not look at the held-aside findings or logs
-to tune, only at its totals.
+folder added later is held aside too). ``--fresh2`` (default ``/work/fresh/redact2``, corpus
+``fresh2``, a second round of fetched logs: SWORDIntel/claude-backups, austinweitao/claude-backup,
+Mkid095/vps-system, Python-AI-Solutions/agentic-neurodata-conversion, Fegor/Basic-Rootkit,
+MoonLadderStudios/MoonMind; its SOURCES.tsv names each file's commit) is tuning material as a
+whole. Whoever changes the rules may read and tune on the tuning half and the planted half;
+they must not look at the held-aside findings or logs to tune, only at its totals
+(``--held-totals-only`` prints only the held-aside half's total line). Under each half's table:
+the share of the false positives labelled so far that the current rules leave as written.
 
 Labelling new redactions
 ------------------------
@@ -101,6 +107,9 @@ TUNING_FRESH = (
     "codex/7567491_Feishu_ClaudeCode",
     "claude_code/gouchan_agent-swarm-config",
 )
+# A second folder of fetched logs, gathered later (issue 28, precision on fresh material): every
+# folder in it is tuning material (corpus "fresh2"); nothing there is held aside.
+FRESH2 = Path("/work/fresh/redact2")
 HALVES = ("tuning", "held-aside")
 
 
@@ -110,10 +119,12 @@ def half(corpus: str, source: str) -> str:
     return "tuning" if source.startswith(tuple(f + "/" for f in TUNING_FRESH)) else "held-aside"
 
 
-def corpora(fresh: Path | None) -> list[tuple[str, Path]]:
+def corpora(fresh: Path | None, fresh2: Path | None = None) -> list[tuple[str, Path]]:
     out = [(name, SHARED / name) for name in ("real", "real-agents") if (SHARED / name).is_dir()]
     if fresh is not None and fresh.is_dir():
         out.append(("fresh", fresh))
+    if fresh2 is not None and fresh2.is_dir():
+        out.append(("fresh2", fresh2))
     return out
 
 
@@ -143,7 +154,7 @@ def run_real(args: argparse.Namespace) -> dict:
     ran = []
     use_baseline = not args.no_baseline and baseline.available()
     started = time.perf_counter()
-    for name, root in corpora(args.fresh):
+    for name, root in corpora(args.fresh, args.fresh2):
         ran.append(name)
         f, n, k = corpus_findings(name, root)
         found += f
@@ -162,6 +173,7 @@ def run_real(args: argparse.Namespace) -> dict:
         rows, total, unlabelled = score(match(fs, ls))
         unlabelled_all += unlabelled
         entry = {"rows": rows, "total": total, "unlabelled": unlabelled, "labels": Counter(x.label for x in ls)}
+        entry["old_false"] = old_false_left(fs, ls)
         if use_baseline:
             bs = [f for f in base if half(f.corpus, f.source) == which]
             _, btotal, _ = score(match(bs, ls))
@@ -179,7 +191,15 @@ def run_real(args: argparse.Namespace) -> dict:
     return result
 
 
-def print_real(result: dict) -> None:
+def old_false_left(findings: list[Finding], labels: list) -> tuple[int, int]:
+    """(false labels no finding of this run matches, all false labels): the share of the false
+    positives once labelled that are now left as written (distinct values per source file)."""
+    false = {x.key for x in labels if x.label == FALSE}
+    hit = {label.key for _, label in match(findings, labels).items if label is not None and label.label == FALSE}
+    return len(false - hit), len(false)
+
+
+def print_real(result: dict, totals_only: bool = False) -> None:
     print(
         f"REAL HALF: {result['sessions']} sessions from {result['files']} files in {', '.join(result['corpora'])}"
         f" ({result['seconds']:.0f}s)"
@@ -189,8 +209,12 @@ def print_real(result: dict) -> None:
     print(f"labels: {counts[TRUE]} true, {counts['missed']} true-missed, {counts[FALSE]} false ({cats})")
     for which, entry in result["halves"].items():
         print()
-        for line in table(entry["rows"], entry["total"], f"[{which} half]  (distinct values per source file)"):
+        rows = [] if totals_only and which == "held-aside" else entry["rows"]
+        for line in table(rows, entry["total"], f"[{which} half]  (distinct values per source file)"):
             print(line)
+        left, old = entry["old_false"]
+        if old:
+            print(f"false positives labelled so far now left as written: {left}/{old} = {left / old:.3f}")
         b = entry.get("baseline")
         if b is not None:
             print(
@@ -263,12 +287,20 @@ def main() -> int:
     parser.add_argument("--real", action="store_true", help="the real-log half")
     parser.add_argument("--planted", action="store_true", help="the planted half")
     parser.add_argument("--fresh", type=Path, default=FRESH if FRESH.is_dir() else None, help="fetched logs folder")
+    parser.add_argument(
+        "--fresh2", type=Path, default=FRESH2 if FRESH2.is_dir() else None, help="more fetched logs (all tuning)"
+    )
     parser.add_argument("--labels", type=Path, default=LABELS)
     parser.add_argument("--write-unlabelled", type=Path, help="write label stubs for unlabelled findings here")
     parser.add_argument(
         "--held-aside-too", action="store_true", help="--write-unlabelled: the held-aside half's too (for the labeller)"
     )
     parser.add_argument("--no-baseline", action="store_true", help="skip detect-secrets")
+    parser.add_argument(
+        "--held-totals-only",
+        action="store_true",
+        help="print only the held-aside half's total line, not its rows per kind (for whoever tunes)",
+    )
     parser.add_argument("--keep", type=Path, help="planted half: keep the archive and site in this folder")
     parser.add_argument("--jobs", type=int, default=2, help="build workers for the planted half")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -281,7 +313,7 @@ def main() -> int:
         if args.json:
             out["real"] = _jsonable(real)
         else:
-            print_real(real)
+            print_real(real, totals_only=args.held_totals_only)
     if args.planted:
         if args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
@@ -323,6 +355,7 @@ def _jsonable(real: dict) -> dict:
         halves[which] = {
             "rows": [row(r) for r in e["rows"]],
             "total": row(e["total"]),
+            "old_false_left": e["old_false"],
             "baseline": row(e["baseline"]) if e.get("baseline") else None,
             "unlabelled": len(e["unlabelled"]),
         }
