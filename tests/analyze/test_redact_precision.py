@@ -114,3 +114,32 @@ def test_a_key_block_in_a_diff_keeps_the_diff_s_lines():
     )
     out = Redactor().text(diff)
     assert out == "@@ -1,2 +1,6 @@\n context\n+[REDACTED:private-key]\n+\n+\n+\n last"
+
+
+# Found on fresh real logs, second round (issue 28; benchmarks/redact_bench.py --fresh2): a URL's
+# password slot that holds no secret.
+URL_STAND_INS = [
+    "DATABASE_URL=postgresql://user:password@localhost:5432/app",
+    "# Format: postgresql://user:pass@host:port/database",
+    "MASTER_DB_URL=postgres://postgres:your-password@localhost:5432/postgres",
+    "DB_POOLER_URL=postgresql://postgres:[YOUR-PASSWORD]@db.[YOUR-REF].supabase.co:6543/postgres",
+    "return `postgres://${encodeURIComponent(c.db_user)}:${encodeURIComponent(c.db_password)}@${c.db_host}:5432/x`;",
+    "PG_CONNECTION_STRING: postgres://postgres:{POSTGRES_PASSWORD}@db:5432/{DB_NAME}",
+    "database_url: `postgresql://tenant_${slug}:***@***`",
+    "amqp://guest:guest@localhost:5672//",
+    "process.env.DATABASE_URL = 'postgresql://test:test@localhost:5432/test';",
+]
+
+
+@pytest.mark.parametrize("text", URL_STAND_INS)
+def test_a_url_password_slot_without_a_secret_is_left_as_written(text):
+    assert Redactor().text(text) == text
+
+
+@pytest.mark.parametrize(
+    "password",
+    ["Secure2025ChangeMe" + alnum(4), "hunter" + alnum(6), "Elishiba", PASSWORD],
+)
+def test_a_url_password_is_still_redacted(password):
+    out = Redactor().text(f"DATABASE_URL=postgresql://app:{password}@db.internal:5432/app")
+    assert out == "DATABASE_URL=postgresql://app:[REDACTED:url-password]@db.internal:5432/app"

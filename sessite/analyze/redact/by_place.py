@@ -12,7 +12,7 @@ import base64
 import binascii
 import re
 
-from sessite.analyze.redact.precision import not_a_secret, randomish, stand_in
+from sessite.analyze.redact.precision import not_a_secret, randomish, stand_in, url_stand_in
 from sessite.analyze.redact.types import RuleSpec, Span
 
 # The value of NAME=value: quoted or not (quotes may be backslash-escaped, as in JSON held in
@@ -54,7 +54,9 @@ KNOWN_CONTEXT: tuple[RuleSpec, ...] = (
     (
         "url-password",
         ("://",),
-        r"://(?<=[A-Za-z0-9]://)[^\s:/@\"'<>]{0,64}:(?P<secret>(?!\[?REDACTED)[^\s@/\"'<>]{3,128})@",
+        r"://(?<=[A-Za-z0-9]://)(?P<user>[^\s:/@\"'<>]{0,64}):(?P<secret>(?!\[?REDACTED)[^\s@/\"'<>]{3,128})@",
+        (),
+        lambda match: _url_password(match),
     ),
     # NAME=value where the name says it is a secret: UPPER_SNAKE env names (…_KEY,
     # …TOKEN…), snake_case names with a secret word, and quoted JSON keys.
@@ -181,6 +183,14 @@ def _name_end(text: str, start: int, value_start: int) -> int:
     head = text[start:value_start]
     cut = len(head.rstrip("\\\"' \t:=>"))
     return start + cut
+
+
+def _url_password(match: re.Match[str]) -> list[Span]:
+    """A URL's password, unless it is a reference, a mask, a placeholder or the user name again
+    (``precision.url_stand_in``)."""
+    if url_stand_in(match.group("secret"), match.group("user")):
+        return []
+    return [("url-password", *match.span("secret"))]
 
 
 def _credential(kind: str, match: re.Match[str]) -> list[Span]:

@@ -43,7 +43,7 @@ _SENTINEL = re.compile(
 )
 _REFERENCE = re.compile(
     r"^(?:\$\{?[A-Za-z_]|\{\{|\{%|%\(|%[sd]$|@[A-Za-z_]|process\.env|os\.environ|os\.getenv|env\(|ENV\[|getenv\("
-    r"|[a-z][a-z0-9_\-]*:(?:latest|[0-9]+)$)"
+    r"|[a-z][a-z0-9_\-]*:(?:latest|[0-9]+)$|\{[A-Za-z_][\w.]*\}$)"
 )
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+(?:\(\)?)?")  # (res.data?.token: optional chaining)
@@ -167,8 +167,10 @@ def sentinel(value: str) -> bool:
 
 
 def reference(value: str) -> bool:
-    """A pointer to a value kept elsewhere: a shell or template variable, an environment lookup."""
-    return _REFERENCE.match(value) is not None
+    """A pointer to a value kept elsewhere: a shell or template variable, an environment lookup,
+    a format slot (``{DB_PASSWORD}``); also as a shell default (``${TOKEN:-$GITHUB_TOKEN}``) or
+    with its ``$`` escaped (``\\${env:API_KEY}``)."""
+    return _REFERENCE.match(value.lstrip("-:=\\")) is not None
 
 
 def code(value: str, name: str, quoted: bool, after: str = "") -> bool:
@@ -200,6 +202,24 @@ _ABOUT_NAME = re.compile(
     r"(?i)[_.\-]?(?:path|file|filename|dir|directory|url|uri|endpoint|host|name|type|kind|len|length|count|size"
     r"|env|var|header|field|param|prefix|suffix|format|pattern|regex|label|ref|arn|policy|scope|scopes)$"
 )
+
+
+_MASK = re.compile(r"[*•.xX]{3,}")
+_WRAPPED = re.compile(r"[\[<({]+([^\[\]<>(){}]*)[\]>)}]+")
+
+
+def url_stand_in(value: str, user: str = "") -> bool:
+    """A URL's password that keeps nothing secret: a reference or an expression
+    (``${encodeURIComponent(pw)}``, ``{DB_PASSWORD}``, ``$PGPASS``), a mask (``***``, ``...``),
+    a placeholder made of words (``password``, ``your-password``, ``[YOUR-PASSWORD]``), or the
+    user name again (``postgres:postgres``, ``guest:guest``: a service's documented default).
+    A password that looks random stays a secret even when it holds a placeholder word
+    (``Secure2025ChangeMe``)."""
+    if reference(value) or sentinel(value) or _MASK.fullmatch(value) or (user and value == user):
+        return True
+    wrapped = _WRAPPED.fullmatch(value)
+    word = wrapped.group(1) if wrapped else value
+    return not randomish(word) and placeholder(word)
 
 
 def location(value: str) -> bool:
