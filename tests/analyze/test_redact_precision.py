@@ -143,3 +143,31 @@ def test_a_url_password_slot_without_a_secret_is_left_as_written(text):
 def test_a_url_password_is_still_redacted(password):
     out = Redactor().text(f"DATABASE_URL=postgresql://app:{password}@db.internal:5432/app")
     assert out == "DATABASE_URL=postgresql://app:[REDACTED:url-password]@db.internal:5432/app"
+
+
+# A shell default (${NAME:-value}) that is a reference, a header-only JWT, or the service's own name.
+SHELL_DEFAULTS = [
+    "POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-postgres}",
+    'else\n  POSTGRES_PASSWORD="postgres"\nfi',
+    "DATABASE_URL: postgres://postgres:${POSTGRES_PASSWORD:-postgres}@db:5432/postgres",
+    "ANON_KEY: ${ANON_KEY:-eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.anon}",
+    "SERVICE_KEY: ${SERVICE_KEY:-eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.service}",
+    "GITHUB_TOKEN=${GITHUB_TOKEN:-$GITHUB_PERSONAL_ACCESS_TOKEN}",
+]
+
+
+@pytest.mark.parametrize("text", SHELL_DEFAULTS)
+def test_a_default_that_is_no_secret_is_left_as_written(text):
+    assert Redactor().text(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GOTRUE_JWT_SECRET: ${JWT_SECRET:-" + alnum(43) + "=}",
+        "POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-postgres" + alnum(5) + "}",
+        "REDIS_PASSWORD=hunterredis",
+    ],
+)
+def test_a_default_that_is_a_secret_is_redacted(text):
+    assert "[REDACTED:" in Redactor().text(text)

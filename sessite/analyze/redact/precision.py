@@ -153,7 +153,8 @@ def placeholder(value: str) -> bool:
 # Not secrets but names of how one is kept or checked (pg_hba.conf methods, hash algorithms), and a
 # JWT's header and claims without the signature that makes it a credential.
 _METHOD = re.compile(r"(?i)scram-sha-\d+|md5|sha-?\d+|bcrypt|argon2(?:id|i|d)?|pbkdf2(?:[-_]sha\d+)?|trust|peer|ident")
-_UNSIGNED_JWT = re.compile(r"eyJ[A-Za-z0-9_\-]*(?:\.eyJ[A-Za-z0-9_\-]*)?\.?")
+# (a header and a word in place of the rest is a stand-in too: ${ANON_KEY:-eyJhbGciOiJIUzI1NiJ9.anon})
+_UNSIGNED_JWT = re.compile(r"eyJ[A-Za-z0-9_\-]*(?:\.eyJ[A-Za-z0-9_\-]*)?(?:\.[a-z]{0,16})?")
 
 
 def sentinel(value: str) -> bool:
@@ -162,7 +163,7 @@ def sentinel(value: str) -> bool:
     return (
         _SENTINEL.search(value) is not None
         or _METHOD.fullmatch(value) is not None
-        or (value.startswith("eyJ") and _UNSIGNED_JWT.fullmatch(value) is not None)
+        or (value.lstrip("-:=").startswith("eyJ") and _UNSIGNED_JWT.fullmatch(value.lstrip("-:=")) is not None)
     )
 
 
@@ -250,6 +251,16 @@ def _secret_owner(name: str) -> bool:
     return _OWNED_KEY.search(name) is not None
 
 
+_NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def name_echo(value: str, name: str) -> bool:
+    """``POSTGRES_PASSWORD=postgres``, ``${RABBITMQ_PASSWORD:-rabbitmq}``: a value that is a word of
+    its own name is the default a service ships with (and anyone would try first), not a secret."""
+    word = value.lstrip("-:=").lower()
+    return word.isalpha() and len(word) >= 3 and word in {w.lower() for w in _NAME_WORDS.findall(name)}
+
+
 def status_word(name: str) -> bool:
     """``--- PASS: TestName``, ``PASS:``: a test runner's status, not a password."""
     return name == "PASS" or name == "Pass"
@@ -282,5 +293,14 @@ def not_a_secret(value: str, name: str = "", quoted: bool = True, after: str = "
         or prose(value)
         or (_VENDOR_PREFIX.match(value) is not None and example_key(value))
         or code(value, name, quoted, after)
-        or (bool(name) and (public_name(name) or about_name(name) or key_name_value(name, value) or status_word(name)))
+        or (
+            bool(name)
+            and (
+                public_name(name)
+                or about_name(name)
+                or key_name_value(name, value)
+                or status_word(name)
+                or name_echo(value, name)
+            )
+        )
     )
