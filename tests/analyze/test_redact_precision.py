@@ -171,3 +171,25 @@ def test_a_default_that_is_no_secret_is_left_as_written(text):
 )
 def test_a_default_that_is_a_secret_is_redacted(text):
     assert "[REDACTED:" in Redactor().text(text)
+
+
+# A word after "secret:" that a sentence goes on from.
+SENTENCES = [
+    'echo "  Exposed secret: Security risk"',
+    "- Exposed secrets: BLOCKING violations",
+    " *   AUDIT_LOGS_DB_PASSWORD: Database password (required)",
+    "RESEND_API_KEY: Required but not in .env.example",
+]
+
+
+@pytest.mark.parametrize("text", SENTENCES)
+def test_a_sentence_about_a_secret_is_left_as_written(text):
+    assert Redactor().text(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["DB_PASSWORD: Correcthorsebattery", 'password: "Correcthorse battery"', "API_KEY: Tr0ub4dor" + alnum(8) + " here"],
+)
+def test_a_lone_word_or_a_mixed_one_is_still_a_secret(text):
+    assert "[REDACTED:" in Redactor().text(text)

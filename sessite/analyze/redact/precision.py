@@ -277,6 +277,16 @@ def prose(value: str) -> bool:
     return _PROSE_SCRIPT.search(value) is not None
 
 
+_NEXT_WORD = re.compile(r" [A-Za-z(]")
+
+
+def sentence(value: str, quoted: bool, after: str) -> bool:
+    """``Exposed secret: Security risk``, ``DB_PASSWORD: Database password (required)``: an
+    unquoted word of letters only with more words after it on its line is prose describing a
+    secret, not one (a credential ends its line or its quotes, and mixes in digits or symbols)."""
+    return not quoted and value.isalpha() and _NEXT_WORD.match(after) is not None
+
+
 def stand_in(value: str) -> bool:
     """Where a credential would stand, something else: a placeholder, a sentinel, a reference, a
     path or a URL without credentials."""
@@ -291,6 +301,7 @@ def not_a_secret(value: str, name: str = "", quoted: bool = True, after: str = "
         or reference(value)
         or location(value)
         or prose(value)
+        or sentence(value, quoted, after)
         or (_VENDOR_PREFIX.match(value) is not None and example_key(value))
         or code(value, name, quoted, after)
         or (
