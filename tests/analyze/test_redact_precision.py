@@ -193,3 +193,31 @@ def test_a_sentence_about_a_secret_is_left_as_written(text):
 )
 def test_a_lone_word_or_a_mixed_one_is_still_a_secret(text):
     assert "[REDACTED:" in Redactor().text(text)
+
+
+# Placeholders spelled as a repeated body, a test sentence, or words glued together.
+SPELLED_PLACEHOLDERS = [
+    '"secret_key": "nm_live_sk_yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"',
+    "const TEST_JWT_SECRET = 'test-jwt-secret-key-at-least-32-chars-long-for-security';",
+    "docker run -d -e POSTGRES_PASSWORD=testpassword -p 5433:5432 postgres",
+    "password = 'mysecretpassword'",
+]
+
+
+@pytest.mark.parametrize("text", SPELLED_PLACEHOLDERS)
+def test_a_spelled_out_placeholder_is_left_as_written(text):
+    assert Redactor().text(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "JWT_SECRET=nextmavens-auth-secret-key-2024-production-secure",
+        "JWT_SECRET=supersecretjwtsecretchangeinproduction2025",
+        '"secret_key": "nm_live_sk_' + alnum(32) + '"',
+        "TEST_SECRET=test_" + alnum(24),
+        "DB_PASSWORD=correcthorsebatterystaple",
+    ],
+)
+def test_a_chosen_secret_made_of_words_is_still_redacted(text):
+    assert "[REDACTED:" in Redactor().text(text)

@@ -120,6 +120,20 @@ def _runs(text: str, length: int) -> int:
     return count
 
 
+_SENTENCE_PART = re.compile(r"[A-Za-z]+|[0-9]{1,4}")
+
+
+def _made_of(word: str, vocabulary: frozenset[str]) -> bool:
+    """``testpassword``, ``mysecretkey``: two or more placeholder words glued together."""
+    ends = {0: 0}  # end of a prefix made of words -> how many words
+    for start in range(len(word)):
+        if start in ends:
+            for end in range(start + 2, len(word) + 1):
+                if word[start:end] in vocabulary:
+                    ends[end] = max(ends.get(end, 0), ends[start] + 1)
+    return ends.get(len(word), 0) >= 2
+
+
 def placeholder(value: str) -> bool:
     """A stand-in for a secret, not one: made of placeholder words, a repeated character, or
     naming itself an example."""
@@ -139,6 +153,17 @@ def placeholder(value: str) -> bool:
         body = body[3:]
     if _REPEAT.search(body) and len(set(body.lower())) <= 3:
         return True
+    parts = _PARTS.split(value)
+    if any(len(part) >= 8 and len(set(part.lower())) == 1 for part in parts):
+        return True  # (nm_live_sk_yyyyyyyyyyyyyyyy: a body of one letter)
+    if (
+        len(parts) >= 3
+        and parts[0].lower() in _STAND_IN_PARTS
+        and all(_SENTENCE_PART.fullmatch(part) for part in parts)
+    ):
+        return True  # (test-jwt-secret-key-at-least-32-chars-long: a sentence saying it is a test value)
+    if value.isalpha() and len(value) <= 32 and _made_of(value.lower(), _PLACEHOLDER_WORDS):
+        return True  # (testpassword, mysecret)
     body = _NUMBERED.sub("", body)  # (test_token_123: words and a counter)
     if not _WORD_VALUE.fullmatch(body):
         return False
