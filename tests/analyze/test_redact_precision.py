@@ -221,3 +221,25 @@ def test_a_spelled_out_placeholder_is_left_as_written(text):
 )
 def test_a_chosen_secret_made_of_words_is_still_redacted(text):
     assert "[REDACTED:" in Redactor().text(text)
+
+
+def _jwt(claims: dict) -> str:
+    import base64
+    import json
+
+    def part(data: dict) -> str:
+        return base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")
+
+    return f"{part({'alg': 'HS256', 'typ': 'JWT'})}.{part(claims)}.{alnum(43)}"
+
+
+def test_a_supabase_anon_key_is_public_and_its_service_key_is_not():
+    """The anon key ("role": "anon") ships in every browser; the service-role key is the secret."""
+    anon = _jwt({"iss": "supabase", "ref": "app", "role": "anon", "iat": 1700000000, "exp": 2000000000})
+    service = _jwt({"iss": "supabase", "ref": "app", "role": "service_role", "iat": 1700000000})
+    user = _jwt({"sub": "c8f7b3b1", "role": "authenticated", "exp": 2000000000})
+    text = f"NEXT_PUBLIC_SUPABASE_ANON_KEY={anon}\nSUPABASE_ANON_KEY={anon}\nconst key = '{anon}'\n"
+    assert Redactor().text(text) == text
+    out = Redactor().text(f'SUPABASE_SERVICE_ROLE_KEY={service}\n{{"access_token":"{user}"}}')
+    assert service not in out and user not in out
+    assert out.count("[REDACTED:") == 2

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from sessite.analyze.redact.precision import example_key, placeholder
+from sessite.analyze.redact.precision import example_key, placeholder, public_jwt
 from sessite.analyze.redact.runs import HEX_RUN, UPPER_RUN
 from sessite.analyze.redact.types import RuleSpec, Span
 
@@ -99,7 +99,13 @@ KNOWN_SHAPES: tuple[RuleSpec, ...] = (
     ("digitalocean-token", ("_v1_",), r"do[por]_v1_[a-f0-9]{64}"),
     ("shopify-token", ("shp",), r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
     ("azure-storage-key", ("key",), r"AccountKey=(?P<secret>[A-Za-z0-9+/=]{40,})"),
-    ("jwt", ("eyj",), r"(?<![A-Za-z0-9_\-])(?i:eyj)[A-Za-z0-9_\-]{8,}\.(?i:eyj)[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
+    (
+        "jwt",
+        ("eyj",),
+        r"(?<![A-Za-z0-9_\-])(?i:eyj)[A-Za-z0-9_\-]{8,}\.(?i:eyj)[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
+        (),
+        lambda match: [] if public_jwt(match.group(0)) else [("jwt", *match.span())],
+    ),
 )
 
 _END = r"(?![A-Za-z0-9])"

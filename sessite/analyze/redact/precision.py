@@ -19,6 +19,9 @@ Each test is small and says why; the rules call them on a value they found.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import re
 
 
@@ -263,6 +266,22 @@ def public_name(name: str) -> bool:
     return _PUBLIC_NAME.search(name) is not None
 
 
+_PUBLIC_ROLES = frozenset({"anon"})
+
+
+def public_jwt(token: str) -> bool:
+    """A JWT whose claims say it is public by design: a Supabase anon key (``"role": "anon"``) is
+    shipped to every browser that loads the app; the service-role key beside it stays a secret."""
+    parts = token.split(".")
+    if len(parts) != 3 or not parts[1].startswith("eyJ"):
+        return False
+    try:
+        claims = json.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
+    except (binascii.Error, ValueError):
+        return False
+    return isinstance(claims, dict) and claims.get("role") in _PUBLIC_ROLES
+
+
 def key_name_value(name: str, value: str) -> bool:
     """``CACHE_KEY = 'user_profile_cache'``, ``USER_KEY = 'app_user'``: a key that names a slot,
     holding a name (lower-case words), not a credential."""
@@ -327,6 +346,7 @@ def not_a_secret(value: str, name: str = "", quoted: bool = True, after: str = "
         or location(value)
         or prose(value)
         or sentence(value, quoted, after)
+        or (value.startswith("eyJ") and public_jwt(value))
         or (_VENDOR_PREFIX.match(value) is not None and example_key(value))
         or code(value, name, quoted, after)
         or (
