@@ -243,3 +243,12 @@ def test_a_supabase_anon_key_is_public_and_its_service_key_is_not():
     out = Redactor().text(f'SUPABASE_SERVICE_ROLE_KEY={service}\n{{"access_token":"{user}"}}')
     assert service not in out and user not in out
     assert out.count("[REDACTED:") == 2
+
+
+def test_a_placeholder_escaped_in_html_is_left_as_written():
+    for text in (
+        '<code className="block">Authorization: Bearer &lt;token&gt;</code>',
+        "<pre>API_KEY=&lt;your-key&gt;</pre>",
+    ):
+        assert Redactor().text(text) == text
+    assert "[REDACTED:" in Redactor().text("<code>Authorization: Bearer " + alnum(32) + "</code>")

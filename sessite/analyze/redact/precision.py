@@ -43,6 +43,8 @@ _REPEAT = re.compile(r"(.)\1{3,}")  # xxxx, ****, 0000, ....
 _SENTINEL = re.compile(
     r"(?i)^[\[<({_*]*(?:redacted|hidden|removed|masked|secret|filtered|omitted|censored)[\]>)}_*]*$"
     r"|\*{4,}|•{3,}|REDACTED|<[A-Za-z_\-]+>|…|\.\.\.\S*$"
+    # (&lt;token&gt;: <token> escaped in HTML, cut at its first ";")
+    r"|^&(?:lt|gt|quot|apos|amp|#x?[0-9A-Fa-f]+);?(?:[A-Za-z_\-]+(?:&gt;?)?)?$"
 )
 _REFERENCE = re.compile(
     r"^(?:\$\{?[A-Za-z_]|\{\{|\{%|%\(|%[sd]$|@[A-Za-z_]|process\.env|os\.environ|os\.getenv|env\(|ENV\[|getenv\("
