@@ -252,3 +252,10 @@ def test_a_placeholder_escaped_in_html_is_left_as_written():
     ):
         assert Redactor().text(text) == text
     assert "[REDACTED:" in Redactor().text("<code>Authorization: Bearer " + alnum(32) + "</code>")
+
+
+def test_a_url_password_holding_an_at_sign_is_redacted_whole():
+    """``postgres://app:Elishiba@95@host``: the password runs to the last @ of the authority."""
+    secret = "Pa" + alnum(6) + "@95"
+    out = Redactor().text(f"DATABASE_URL=postgresql://app:{secret}@db.internal:5432/app and me@example.com")
+    assert out == "DATABASE_URL=postgresql://app:[REDACTED:url-password]@db.internal:5432/app and me@example.com"

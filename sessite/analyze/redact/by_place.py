@@ -50,11 +50,12 @@ KNOWN_CONTEXT: tuple[RuleSpec, ...] = (
         (),
         lambda match: _credential("authorization-header", match),
     ),
-    # (the user may be empty: redis://:password@host)
+    # (the user may be empty: redis://:password@host; an unescaped @ in the password is taken
+    # when another @ follows it in the same authority: postgres://app:pa@ss@host)
     (
         "url-password",
         ("://",),
-        r"://(?<=[A-Za-z0-9]://)(?P<user>[^\s:/@\"'<>]{0,64}):(?P<secret>(?!\[?REDACTED)[^\s@/\"'<>]{3,128})@",
+        r"://(?<=[A-Za-z0-9]://)(?P<user>[^\s:/@\"'<>]{0,64}):(?P<secret>(?!\[?REDACTED)(?:[^\s@/\"'<>]|@(?=[^\s@/\"'<>]*@)){3,128})@",
         (),
         lambda match: _url_password(match),
     ),
