@@ -259,3 +259,22 @@ def test_a_url_password_holding_an_at_sign_is_redacted_whole():
     secret = "Pa" + alnum(6) + "@95"
     out = Redactor().text(f"DATABASE_URL=postgresql://app:{secret}@db.internal:5432/app and me@example.com")
     assert out == "DATABASE_URL=postgresql://app:[REDACTED:url-password]@db.internal:5432/app and me@example.com"
+
+
+def test_analytics_and_consent_cookies_are_left_and_the_session_cookie_is_not():
+    """ "Copy as cURL" carries every cookie of the page; only the session is a credential."""
+    session = alnum(40)
+    text = (
+        "curl 'https://app.example.com/api' -b '_ga=GA1.1.1234567890.1765831426; "
+        "OptanonAlertBoxClosed=2025-08-27T23:23:51.385Z; OptanonConsent=isGpcEnabled=0&datestamp=Mon+Dec+15; "
+        "ab.storage.deviceId.b2da8a73-9f1d-4f8c-9270-4e64131abb20=g%3A572a8585-0ed4-2300-aced; "
+        f"AMP_0276c606f5=JTdCJTIyZGV2aWNlSWQlMjIlM0El; _app_session={session}'"
+    )
+    out = Redactor().text(text)
+    assert session not in out
+    assert out == text.replace(session, "[REDACTED:cookie]")
+
+
+def test_minified_code_after_a_secret_name_is_left_as_written():
+    text = 'else this.url=String(e);if(this.credentials=t.credentials||this.credentials||"same-origin",!t.headers'
+    assert Redactor().text(text) == text

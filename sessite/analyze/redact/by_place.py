@@ -12,7 +12,7 @@ import base64
 import binascii
 import re
 
-from sessite.analyze.redact.precision import not_a_secret, randomish, stand_in, url_stand_in
+from sessite.analyze.redact.precision import not_a_secret, randomish, stand_in, tracking_cookie, url_stand_in
 from sessite.analyze.redact.types import RuleSpec, Span
 
 # The value of NAME=value: quoted or not (quotes may be backslash-escaped, as in JSON held in
@@ -263,6 +263,8 @@ def _cookie_values(match: re.Match[str]) -> list[Span]:
     for pair in _COOKIE_PAIR.finditer(match.group(group)):
         name, value = pair.group(1), pair.group(2)
         if name.lower() in _COOKIE_ATTRIBUTES or len(value) < 8 or value.startswith(("$", "[REDACTED")):
+            continue
+        if tracking_cookie(name.strip(), value):
             continue
         spans.append(("cookie", offset + pair.start(2), offset + pair.end(2)))
     return spans

@@ -215,6 +215,8 @@ def code(value: str, name: str, quoted: bool, after: str = "") -> bool:
         return True  # (an operator: the value is part of an expression; a block)
     if "[" in value or "<" in value or "(" in value:
         return True  # (Optional[int], Option<String>, f(x))
+    if "||" in value or "&&" in value:
+        return True  # (t.credentials||this.credentials||"same-origin": minified code)
     if _DOTTED.fullmatch(value) or _ASSIGNMENT.match(value):
         return True  # (a member; or NAME=…, a list of names and values, not a value)
     if not _IDENTIFIER.fullmatch(value):
@@ -282,6 +284,22 @@ def public_jwt(token: str) -> bool:
     except (binascii.Error, ValueError):
         return False
     return isinstance(claims, dict) and claims.get("role") in _PUBLIC_ROLES
+
+
+# Cookies a browser keeps for analytics and consent banners ("Copy as cURL" carries them all):
+# ids of a device or a visit, consent flags, timestamps; never what logs a user in.
+_TRACKING_COOKIE = re.compile(
+    r"(?i)^(?:_ga(?:_\w+)?|_gid|_gat\w*|_gcl_\w+|_fbp|_fbc|_hj\w+|_clck|_clsk|_uet\w+|optanon\w*|eupubconsent\w*"
+    r"|cookieconsent\w*|amp_\w+|ajs_\w+|mp_\w+|ab\.storage\.\w+(?:\.[\w\-]+)?|g_state|__hs\w+|hubspotutk|_pk_\w+"
+    r"|intercom-id-\w+|intercom-device-id-\w+)$"
+)
+_TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?")
+
+
+def tracking_cookie(name: str, value: str) -> bool:
+    """An analytics or consent cookie (``_ga``, ``OptanonConsent``, ``AMP_…``, ``ab.storage.deviceId.…``)
+    or a cookie holding a timestamp: no credential (``intercom-session-…`` still is one)."""
+    return _TRACKING_COOKIE.match(name) is not None or _TIMESTAMP.fullmatch(value) is not None
 
 
 def key_name_value(name: str, value: str) -> bool:
