@@ -38,9 +38,12 @@ Tuning half: ``real`` and ``real-agents`` (shared corpora) and, of the fetched l
 repositories listed in ``TUNING_FRESH`` below. Held-aside half: every other folder of
 ``--fresh`` (today M-Thisness/M-Claude, mischa-thisness/M-Gemini, blubber/dotfiles; any
 folder added later is held aside too). ``--fresh2`` (default ``/work/fresh/redact2``, corpus
-``fresh2``, a second round of fetched logs: SWORDIntel/claude-backups, austinweitao/claude-backup,
-Mkid095/vps-system, Python-AI-Solutions/agentic-neurodata-conversion, Fegor/Basic-Rootkit,
-MoonLadderStudios/MoonMind; its SOURCES.tsv names each file's commit) is tuning material as a
+``fresh2``, a second round of fetched logs: Claude Code from SWORDIntel/claude-backups,
+austinweitao/claude-backup, Mkid095/vps-system, bradymholt/dotfiles,
+HillviewCap/Personal_AI_Infrastructure, SudarshanVK/dotfiles, JamesTiberiusKirk/dotsv2,
+Trollz1004/OMEGA-public; Codex from Python-AI-Solutions/agentic-neurodata-conversion,
+Fegor/Basic-Rootkit, MoonLadderStudios/MoonMind, EricOo0/stock-trading-platform,
+PantherianCodeX/udocket.com; its SOURCES.tsv names each file's commit) is tuning material as a
 whole. Whoever changes the rules may read and tune on the tuning half and the planted half;
 they must not look at the held-aside findings or logs to tune, only at its totals
 (``--held-totals-only`` prints only the held-aside half's total line). Under each half's table:
