@@ -278,3 +278,32 @@ def test_analytics_and_consent_cookies_are_left_and_the_session_cookie_is_not():
 def test_minified_code_after_a_secret_name_is_left_as_written():
     text = 'else this.url=String(e);if(this.credentials=t.credentials||this.credentials||"same-origin",!t.headers'
     assert Redactor().text(text) == text
+
+
+# Code and references found on the second round: a shell's "required" message, a connection
+# string built from references, Go pointers, the path of the file that holds a secret.
+MORE_CODE = [
+    "JWT_SECRET: ${JWT_SECRET:?JWT_SECRET is required}",
+    "command: redis-server --requirepass ${REDIS_PASSWORD:?REDIS_PASSWORD is required}",
+    "DATABASE_URL: postgresql://${POSTGRES_USER:-app}:${POSTGRES_PASSWORD}@postgres:5432/${POSTGRES_DB:-app}",
+    "\tCorrelationToken: &correlationToken,",
+    "\t\tcorrelationToken = *details.CorrelationToken",
+    "kustomization.yaml:      - publish-token=secrets/hive/publish-token.secret",
+]
+
+
+@pytest.mark.parametrize("text", MORE_CODE)
+def test_more_code_and_references_are_left_as_written(text):
+    assert Redactor().text(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "publish-token=" + alnum(12) + "/" + alnum(20) + ".Ab",
+        "JWT_SECRET: ${JWT_SECRET:-" + alnum(32) + "}",
+        "DATABASE_URL: postgresql://app:" + alnum(16) + "@postgres:5432/app",
+    ],
+)
+def test_values_beside_them_are_still_redacted(text):
+    assert "[REDACTED:" in Redactor().text(text)

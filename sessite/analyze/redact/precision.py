@@ -52,6 +52,7 @@ _REFERENCE = re.compile(
 )
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+(?:\(\)?)?")  # (res.data?.token: optional chaining)
+_DOTTED_OR_NAME = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[^=\s]")
 _UPPER_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _CAMEL_OR_SNAKE = re.compile(r"_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[0-9]*(?:[A-Z][a-z0-9]*)+")
@@ -200,7 +201,9 @@ def sentinel(value: str) -> bool:
 def reference(value: str) -> bool:
     """A pointer to a value kept elsewhere: a shell or template variable, an environment lookup,
     a format slot (``{DB_PASSWORD}``); also as a shell default (``${TOKEN:-$GITHUB_TOKEN}``) or
-    with its ``$`` escaped (``\\${env:API_KEY}``)."""
+    with its ``$`` escaped (``\\${env:API_KEY}``); or the message of ``${TOKEN:?message}``."""
+    if value.startswith("?"):
+        return True  # (${JWT_SECRET:?JWT_SECRET is required}: the shell's message when it is unset)
     return _REFERENCE.match(value.lstrip("-:=\\")) is not None
 
 
@@ -215,6 +218,8 @@ def code(value: str, name: str, quoted: bool, after: str = "") -> bool:
         return True  # (an operator: the value is part of an expression; a block)
     if "[" in value or "<" in value or "(" in value:
         return True  # (Optional[int], Option<String>, f(x))
+    if value[:1] in "&*" and _DOTTED_OR_NAME.fullmatch(value[1:]):
+        return True  # (CorrelationToken: &correlationToken, token = *details.Token: Go pointers)
     if "||" in value or "&&" in value:
         return True  # (t.credentials||this.credentials||"same-origin": minified code)
     if _DOTTED.fullmatch(value) or _ASSIGNMENT.match(value):
@@ -230,6 +235,8 @@ def code(value: str, name: str, quoted: bool, after: str = "") -> bool:
 
 
 _LOCATION = re.compile(r"^(?:/|\./|\.\./|~/|[A-Za-z]:\\\\)|^[a-z][a-z0-9+.\-]*://[^:@/\s]*(?::[0-9]+)?(?:[/?#]|$)")
+# (secrets/hive/publish-token.secret: a relative path of word-like folders to a file with an extension)
+_RELATIVE_FILE = re.compile(r"(?:[a-z0-9_\-]{1,40}/)+[a-z0-9_\-.]{1,60}\.[a-z]{1,8}")
 # Names whose value is about a secret, not the secret: where it is, what it is called, how long it is.
 _ABOUT_NAME = re.compile(
     r"(?i)[_.\-]?(?:path|file|filename|dir|directory|url|uri|endpoint|host|name|type|kind|len|length|count|size"
@@ -250,6 +257,8 @@ def url_stand_in(value: str, user: str = "") -> bool:
     (``Secure2025ChangeMe``)."""
     if reference(value) or sentinel(value) or _MASK.fullmatch(value) or (user and value == user):
         return True
+    if "${" in value:
+        return True  # (postgresql://${USER:-app}:${PASSWORD}@db: the authority is built from references)
     wrapped = _WRAPPED.fullmatch(value)
     word = wrapped.group(1) if wrapped else value
     return not randomish(word) and placeholder(word)
@@ -257,7 +266,7 @@ def url_stand_in(value: str, user: str = "") -> bool:
 
 def location(value: str) -> bool:
     """A file path or a URL without credentials: where a secret is kept, not the secret."""
-    return _LOCATION.match(value) is not None
+    return _LOCATION.match(value) is not None or _RELATIVE_FILE.fullmatch(value) is not None
 
 
 def about_name(name: str) -> bool:
