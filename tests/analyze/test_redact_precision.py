@@ -307,3 +307,34 @@ def test_more_code_and_references_are_left_as_written(text):
 )
 def test_values_beside_them_are_still_redacted(text):
     assert "[REDACTED:" in Redactor().text(text)
+
+
+SHAPED_PLACEHOLDERS = [
+    "GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    "  key_a: |-\n    -----BEGIN OPENSSH PRIVATE KEY-----\n    "
+    + "A" * 66
+    + "==\n    -----END OPENSSH PRIVATE KEY-----",
+    '"userId": "uuid-string",',
+    '{"verificationToken": "uuid-from-attestation"}',
+    "SESSION_SECRET=generate_another_random_32_character_string",
+    '"api_key": "string"',
+]
+
+
+@pytest.mark.parametrize("text", SHAPED_PLACEHOLDERS)
+def test_shaped_and_documented_placeholders_are_left_as_written(text):
+    assert Redactor().text(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GITHUB_TOKEN=ghp_" + alnum(36),
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ"
+        + alnum(40)
+        + "\n-----END OPENSSH PRIVATE KEY-----",
+        "SESSION_SECRET=replace_" + alnum(24),
+    ],
+)
+def test_the_real_ones_beside_them_are_redacted(text):
+    assert "[REDACTED:" in Redactor().text(text)

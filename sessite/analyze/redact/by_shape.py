@@ -20,6 +20,13 @@ _PRIVATE_KEY_HEAD = r"(?i:-----BEGIN[A-Z ]*PRIVATE KEY(?: BLOCK)?-----)"
 _KEY_BODY = re.compile(r"[A-Za-z0-9+/]{16}")
 
 
+def _key_body(block: str) -> bool:
+    """A key block holds a body of random base64, not a header alone, "..." or one letter
+    repeated (``AAAAAAAA…==`` in an example of where a key goes)."""
+    runs = _KEY_BODY.findall(block)
+    return bool(runs) and len(set("".join(runs))) > 4
+
+
 def _unless_placeholder(kind: str, match: re.Match[str]) -> list[Span]:
     """A key of a vendor's shape, unless it is a stand-in (``sk-your-key-here``, ``…EXAMPLE``, ``sk-abcdef123456…``)."""
     return [] if example_key(match.group(0)) else [(kind, *match.span())]
@@ -34,7 +41,7 @@ KNOWN_SHAPES: tuple[RuleSpec, ...] = (
         _PRIVATE_KEY_HEAD
         + r"(?:[\s\S]{0,16384}?(?i:-----END[A-Z ]*PRIVATE KEY(?: BLOCK)?-----)|(?:[A-Za-z0-9+/=:,\-\s]|\\[nrt])*)",
         (),
-        lambda match: [("private-key", *match.span())] if _KEY_BODY.search(match.group(0)) else [],
+        lambda match: [("private-key", *match.span())] if _key_body(match.group(0)) else [],
     ),
     (
         "anthropic-key",
@@ -70,6 +77,8 @@ KNOWN_SHAPES: tuple[RuleSpec, ...] = (
         "github-token",
         ("gh",),
         r"gh[pousr]_(?<![A-Za-z0-9_]gh[pousr]_)[A-Za-z0-9]{36,255}|github_pat_(?<![A-Za-z0-9_]github_pat_)[A-Za-z0-9_]{22,255}",
+        (),
+        lambda match: _unless_placeholder("github-token", match),
     ),
     ("gitlab-token", ("glpat-",), r"glpat-(?<![A-Za-z0-9_]glpat-)[A-Za-z0-9_\-]{20,}"),
     (

@@ -33,7 +33,7 @@ def _words(text: str) -> frozenset[str]:
 _PLACEHOLDER_WORDS = _words(
     "your yours my example examples sample placeholder dummy fake test testing demo changeme change "
     "replace insert put here actual optional todo fixme foo bar baz redacted hidden removed secret key "
-    "token password passwd pass api value values xxx abc none null empty default mock stub"
+    "token password passwd pass api value values xxx abc none null empty default mock stub string uuid"
 )
 # Parts that make a value a stand-in wherever they stand in it (wrongpassword, invalidtoken).
 _STAND_IN_WORDS = re.compile(r"(?i)wrong|invalid|incorrect|dummy|placeholder|changeme|change_me|notreal|not_real|fake")
@@ -126,6 +126,7 @@ def _runs(text: str, length: int) -> int:
     return count
 
 
+_INSTRUCTION_WORDS = _words("generate replace insert paste enter")
 _SENTENCE_PART = re.compile(r"[A-Za-z]+|[0-9]{1,4}")
 
 
@@ -164,10 +165,10 @@ def placeholder(value: str) -> bool:
         return True  # (nm_live_sk_yyyyyyyyyyyyyyyy: a body of one letter)
     if (
         len(parts) >= 3
-        and parts[0].lower() in _STAND_IN_PARTS
+        and (parts[0].lower() in _STAND_IN_PARTS or any(part.lower() in _INSTRUCTION_WORDS for part in parts))
         and all(_SENTENCE_PART.fullmatch(part) for part in parts)
     ):
-        return True  # (test-jwt-secret-key-at-least-32-chars-long: a sentence saying it is a test value)
+        return True  # (test-jwt-secret-key-at-least-32-chars-long, generate_a_random_32_character_string)
     if value.isalpha() and len(value) <= 32 and _made_of(value.lower(), _PLACEHOLDER_WORDS):
         return True  # (testpassword, mysecret)
     body = _NUMBERED.sub("", body)  # (test_token_123: words and a counter)
