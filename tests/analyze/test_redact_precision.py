@@ -338,3 +338,10 @@ def test_shaped_and_documented_placeholders_are_left_as_written(text):
 )
 def test_the_real_ones_beside_them_are_redacted(text):
     assert "[REDACTED:" in Redactor().text(text)
+
+
+def test_an_imei_is_no_card_number_and_an_amex_is():
+    imei = 'imeis = append(imeis, new("490154203237518"))'
+    assert Redactor().text(imei) == imei
+    assert Redactor().text("card: 378282246310005") == "card: [REDACTED:credit-card]"
+    assert Redactor().text("card: 4111111111111111") == "card: [REDACTED:credit-card]"
