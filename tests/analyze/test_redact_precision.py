@@ -345,3 +345,27 @@ def test_an_imei_is_no_card_number_and_an_amex_is():
     assert Redactor().text(imei) == imei
     assert Redactor().text("card: 378282246310005") == "card: [REDACTED:credit-card]"
     assert Redactor().text("card: 4111111111111111") == "card: [REDACTED:credit-card]"
+
+
+EXAMPLE_ACCOUNTS = [
+    '{\n  "email": "user@example.com",\n  "password": "password123"\n}',
+    "await registerUser({\n  email: 'newuser@example.com',\n  password: 'SecurePassword123!',\n});",
+    'curl -d \'{"email":"test@example.com","password":"test123456"}\' localhost:9999/signup',
+]
+
+
+@pytest.mark.parametrize("text", EXAMPLE_ACCOUNTS)
+def test_a_password_beside_a_documentation_account_is_left_as_written(text):
+    assert Redactor().text(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"email":"admin@acme.io","password":"Admin123456"}',
+        '{"email": "user@example.com", "password": "' + alnum(30) + '"}',
+        "email: user@example.com\napi_key: " + alnum(32),
+    ],
+)
+def test_a_real_account_password_or_a_key_is_still_redacted(text):
+    assert "[REDACTED:" in Redactor().text(text)

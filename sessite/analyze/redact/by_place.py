@@ -12,7 +12,14 @@ import base64
 import binascii
 import re
 
-from sessite.analyze.redact.precision import not_a_secret, randomish, stand_in, tracking_cookie, url_stand_in
+from sessite.analyze.redact.precision import (
+    example_account_password,
+    not_a_secret,
+    randomish,
+    stand_in,
+    tracking_cookie,
+    url_stand_in,
+)
 from sessite.analyze.redact.types import RuleSpec, Span
 
 # The value of NAME=value: quoted or not (quotes may be backslash-escaped, as in JSON held in
@@ -149,6 +156,8 @@ def _assigned(match: re.Match[str], group: str) -> list[Span]:
         return inner
     if not_a_secret(text[start:end], name, _quoted(text, start), "" if in_query else _after(text, end)):
         return []
+    if example_account_password(name, text[start:end], text, start, end):
+        return []
     return [("secret-assignment", start, end)]
 
 
@@ -218,6 +227,8 @@ def _named_value(match: re.Match[str]) -> list[Span]:
     if inner is not None:
         return inner
     if not_a_secret(value, name, quoted, "" if in_query else _after(text, end)):
+        return []
+    if example_account_password(name, value, text, match.start("secret"), end):
         return []
     if not quoted:
         if value.startswith(("/", "./", "../", "~/")) or "://" in value or _CODE_PATH.fullmatch(value):

@@ -361,6 +361,21 @@ def sentence(value: str, quoted: bool, after: str) -> bool:
     return not quoted and value.isalpha() and _NEXT_WORD.match(after) is not None
 
 
+# An account at a domain reserved for documentation and tests (RFC 2606, RFC 6761), or test.com.
+_EXAMPLE_ACCOUNT = re.compile(
+    r"[\w.+\-$}{]+@(?:[\w\-]+\.)*(?:example\.(?:com|org|net)|test\.com|[\w\-]+\.(?:test|example|invalid))\b", re.ASCII
+)
+_PASSWORD_NAME = re.compile(r"(?i)pass(?:word|wd|phrase)?|pwd")
+
+
+def example_account_password(name: str, value: str, text: str, start: int, end: int) -> bool:
+    """A short password beside an account at a documentation domain (``{"email": "user@example.com",
+    "password": "Password123!"}``): an example or a test fixture, not anyone's credential."""
+    if not _PASSWORD_NAME.search(name) or len(value) > 24:
+        return False
+    return _EXAMPLE_ACCOUNT.search(text, max(0, start - 300), min(len(text), end + 200)) is not None
+
+
 def stand_in(value: str) -> bool:
     """Where a credential would stand, something else: a placeholder, a sentinel, a reference, a
     path or a URL without credentials."""
