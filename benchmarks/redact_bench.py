@@ -113,6 +113,9 @@ TUNING_FRESH = (
 # A second folder of fetched logs, gathered later (issue 28, precision on fresh material): every
 # folder in it is tuning material (corpus "fresh2"); nothing there is held aside.
 FRESH2 = Path("/work/fresh/redact2")
+# A third batch (corpus "fresh3"), fetched and labelled after the rules of that round were written
+# and not tuned on since: its precision is a check of how the fixes generalise.
+FRESH3 = Path("/work/fresh/redact3")
 HALVES = ("tuning", "held-aside")
 
 
@@ -122,12 +125,14 @@ def half(corpus: str, source: str) -> str:
     return "tuning" if source.startswith(tuple(f + "/" for f in TUNING_FRESH)) else "held-aside"
 
 
-def corpora(fresh: Path | None, fresh2: Path | None = None) -> list[tuple[str, Path]]:
+def corpora(fresh: Path | None, fresh2: Path | None = None, fresh3: Path | None = None) -> list[tuple[str, Path]]:
     out = [(name, SHARED / name) for name in ("real", "real-agents") if (SHARED / name).is_dir()]
     if fresh is not None and fresh.is_dir():
         out.append(("fresh", fresh))
     if fresh2 is not None and fresh2.is_dir():
         out.append(("fresh2", fresh2))
+    if fresh3 is not None and fresh3.is_dir():
+        out.append(("fresh3", fresh3))
     return out
 
 
@@ -157,7 +162,7 @@ def run_real(args: argparse.Namespace) -> dict:
     ran = []
     use_baseline = not args.no_baseline and baseline.available()
     started = time.perf_counter()
-    for name, root in corpora(args.fresh, args.fresh2):
+    for name, root in corpora(args.fresh, args.fresh2, args.fresh3):
         ran.append(name)
         f, n, k = corpus_findings(name, root)
         found += f
@@ -292,6 +297,9 @@ def main() -> int:
     parser.add_argument("--fresh", type=Path, default=FRESH if FRESH.is_dir() else None, help="fetched logs folder")
     parser.add_argument(
         "--fresh2", type=Path, default=FRESH2 if FRESH2.is_dir() else None, help="more fetched logs (all tuning)"
+    )
+    parser.add_argument(
+        "--fresh3", type=Path, default=FRESH3 if FRESH3.is_dir() else None, help="a validation batch (tuning half)"
     )
     parser.add_argument("--labels", type=Path, default=LABELS)
     parser.add_argument("--write-unlabelled", type=Path, help="write label stubs for unlabelled findings here")

@@ -22,7 +22,7 @@ def test_labels_are_well_formed():
     assert len(labels) > 100
     keys = set()
     for x in labels:
-        assert x.corpus in ("real", "real-agents", "fresh", "fresh2")
+        assert x.corpus in ("real", "real-agents", "fresh", "fresh2", "fresh3")
         assert re.fullmatch(r"[0-9a-f]{64}", x.sha)
         assert x.label in (TRUE, FALSE), x
         assert x.why
