@@ -364,6 +364,7 @@ def test_a_password_beside_a_documentation_account_is_left_as_written(text):
     [
         '{"email":"admin@acme.io","password":"Admin123456"}',
         '{"email": "user@example.com", "password": "' + alnum(30) + '"}',
+        "SMTP_USER=postmaster@mg.example.com\nSMTP_PASS=YNSyYqPUyiOqofwAq91N*7",
         "email: user@example.com\napi_key: " + alnum(32),
     ],
 )

@@ -366,12 +366,17 @@ _EXAMPLE_ACCOUNT = re.compile(
     r"[\w.+\-$}{]+@(?:[\w\-]+\.)*(?:example\.(?:com|org|net)|test\.com|[\w\-]+\.(?:test|example|invalid))\b", re.ASCII
 )
 _PASSWORD_NAME = re.compile(r"(?i)pass(?:word|wd|phrase)?|pwd")
+# Typed the way people type a test password: words, then digits, then a symbol or two
+# (Password123!, test123456); a generated one (YNSyYqPUyiOq91N*7) is no such thing.
+_TYPED_PASSWORD = re.compile(r"(?:[A-Z]?[a-z]+)+[0-9]{0,8}[!@#$%^&*?._\-]{0,3}[a-z]*")
 
 
 def example_account_password(name: str, value: str, text: str, start: int, end: int) -> bool:
-    """A short password beside an account at a documentation domain (``{"email": "user@example.com",
-    "password": "Password123!"}``): an example or a test fixture, not anyone's credential."""
-    if not _PASSWORD_NAME.search(name) or len(value) > 24:
+    """A short typed password beside an account at a documentation domain (``{"email":
+    "user@example.com", "password": "Password123!"}``): an example or a test fixture, not anyone's
+    credential. A generated one there is still a secret (an SMTP relay's user may well be
+    ``postmaster@mg.example.com``)."""
+    if not _PASSWORD_NAME.search(name) or len(value) > 24 or not _TYPED_PASSWORD.fullmatch(value):
         return False
     return _EXAMPLE_ACCOUNT.search(text, max(0, start - 300), min(len(text), end + 200)) is not None
 
