@@ -2,8 +2,9 @@
 """Redaction benchmark: how well ``sessite.analyze.redact.Redactor`` hides secrets without
 mangling ordinary text, on hand-labelled real logs and on planted secrets through a real build.
 
-    python benchmarks/redact_bench.py [--real] [--planted] [--fresh DIR] [--json]
+    python benchmarks/redact_bench.py [--real] [--planted] [--fresh DIR] [--fresh2 DIR] [--json]
                                       [--labels FILE] [--write-unlabelled FILE] [--no-baseline]
+                                      [--held-totals-only]
     python benchmarks/redact_bench.py --builds     # does a real build of each corpus publish?
 
 (neither --real nor --planted: both). It runs the worktree's own ``sessite`` (the folder
@@ -38,9 +39,17 @@ The halves
 Tuning half: ``real`` and ``real-agents`` (shared corpora) and, of the fetched logs, the
 repositories listed in ``TUNING_FRESH`` below. Held-aside half: every other folder of
 ``--fresh`` (today M-Thisness/M-Claude, mischa-thisness/M-Gemini, blubber/dotfiles; any
-folder added later is held aside too). Whoever changes the rules may read and tune on the
-tuning half and the planted half; they must not look at the held-aside findings or logs
-to tune, only at its totals.
+folder added later is held aside too). ``--fresh2`` (default ``/work/fresh/redact2``, corpus
+``fresh2``, a second round of fetched logs: Claude Code from SWORDIntel/claude-backups,
+austinweitao/claude-backup, Mkid095/vps-system, bradymholt/dotfiles,
+HillviewCap/Personal_AI_Infrastructure, SudarshanVK/dotfiles, JamesTiberiusKirk/dotsv2,
+Trollz1004/OMEGA-public; Codex from Python-AI-Solutions/agentic-neurodata-conversion,
+Fegor/Basic-Rootkit, MoonLadderStudios/MoonMind, EricOo0/stock-trading-platform,
+PantherianCodeX/udocket.com; its SOURCES.tsv names each file's commit) is tuning material as a
+whole. Whoever changes the rules may read and tune on the tuning half and the planted half;
+they must not look at the held-aside findings or logs to tune, only at its totals
+(``--held-totals-only`` prints only the held-aside half's total line). Under each half's table:
+the share of the false positives labelled so far that the current rules leave as written.
 
 Labelling new redactions
 ------------------------
@@ -103,6 +112,12 @@ TUNING_FRESH = (
     "codex/7567491_Feishu_ClaudeCode",
     "claude_code/gouchan_agent-swarm-config",
 )
+# A second folder of fetched logs, gathered later (issue 28, precision on fresh material): every
+# folder in it is tuning material (corpus "fresh2"); nothing there is held aside.
+FRESH2 = Path("/work/fresh/redact2")
+# A third batch (corpus "fresh3"), fetched and labelled after the rules of that round were written
+# and not tuned on since: its precision is a check of how the fixes generalise.
+FRESH3 = Path("/work/fresh/redact3")
 HALVES = ("tuning", "held-aside")
 
 
@@ -112,10 +127,14 @@ def half(corpus: str, source: str) -> str:
     return "tuning" if source.startswith(tuple(f + "/" for f in TUNING_FRESH)) else "held-aside"
 
 
-def corpora(fresh: Path | None) -> list[tuple[str, Path]]:
+def corpora(fresh: Path | None, fresh2: Path | None = None, fresh3: Path | None = None) -> list[tuple[str, Path]]:
     out = [(name, SHARED / name) for name in ("real", "real-agents") if (SHARED / name).is_dir()]
     if fresh is not None and fresh.is_dir():
         out.append(("fresh", fresh))
+    if fresh2 is not None and fresh2.is_dir():
+        out.append(("fresh2", fresh2))
+    if fresh3 is not None and fresh3.is_dir():
+        out.append(("fresh3", fresh3))
     return out
 
 
@@ -145,7 +164,7 @@ def run_real(args: argparse.Namespace) -> dict:
     ran = []
     use_baseline = not args.no_baseline and baseline.available()
     started = time.perf_counter()
-    for name, root in corpora(args.fresh):
+    for name, root in corpora(args.fresh, args.fresh2, args.fresh3):
         ran.append(name)
         f, n, k = corpus_findings(name, root)
         found += f
@@ -164,6 +183,7 @@ def run_real(args: argparse.Namespace) -> dict:
         rows, total, unlabelled = score(match(fs, ls))
         unlabelled_all += unlabelled
         entry = {"rows": rows, "total": total, "unlabelled": unlabelled, "labels": Counter(x.label for x in ls)}
+        entry["old_false"] = old_false_left(fs, ls)
         if use_baseline:
             bs = [f for f in base if half(f.corpus, f.source) == which]
             _, btotal, _ = score(match(bs, ls))
@@ -181,7 +201,15 @@ def run_real(args: argparse.Namespace) -> dict:
     return result
 
 
-def print_real(result: dict) -> None:
+def old_false_left(findings: list[Finding], labels: list) -> tuple[int, int]:
+    """(false labels no finding of this run matches, all false labels): the share of the false
+    positives once labelled that are now left as written (distinct values per source file)."""
+    false = {x.key for x in labels if x.label == FALSE}
+    hit = {label.key for _, label in match(findings, labels).items if label is not None and label.label == FALSE}
+    return len(false - hit), len(false)
+
+
+def print_real(result: dict, totals_only: bool = False) -> None:
     print(
         f"REAL HALF: {result['sessions']} sessions from {result['files']} files in {', '.join(result['corpora'])}"
         f" ({result['seconds']:.0f}s)"
@@ -191,8 +219,12 @@ def print_real(result: dict) -> None:
     print(f"labels: {counts[TRUE]} true, {counts['missed']} true-missed, {counts[FALSE]} false ({cats})")
     for which, entry in result["halves"].items():
         print()
-        for line in table(entry["rows"], entry["total"], f"[{which} half]  (distinct values per source file)"):
+        rows = [] if totals_only and which == "held-aside" else entry["rows"]
+        for line in table(rows, entry["total"], f"[{which} half]  (distinct values per source file)"):
             print(line)
+        left, old = entry["old_false"]
+        if old:
+            print(f"false positives labelled so far now left as written: {left}/{old} = {left / old:.3f}")
         b = entry.get("baseline")
         if b is not None:
             print(
@@ -260,17 +292,21 @@ def planted_table(result: planted.PlantedResult) -> tuple[list[str], dict]:
     return lines, summary
 
 
-def corpus_folders(fresh: Path | None) -> list[tuple[str, str, Path]]:
-    """(half, name, folder) of every corpus as one archive: the shared ones, each fetched repository."""
+def corpus_folders(fresh: Path | None, more: tuple[Path | None, ...] = ()) -> list[tuple[str, str, Path]]:
+    """(half, name, folder) of every corpus as one archive: the shared ones, each fetched repository
+    (``more``: the later batches, ``--fresh2`` and ``--fresh3``, all tuning)."""
     out = [("tuning", name, folder) for name, folder in corpora(None)]
     if fresh is not None and fresh.is_dir():
         for folder in sorted(p for p in fresh.glob("*/*") if p.is_dir()):
             name = folder.relative_to(fresh).as_posix()
             out.append((half("fresh", name + "/"), name, folder))
+    for batch in more:
+        if batch is not None and batch.is_dir():
+            out += [("tuning", f"{batch.name}/{p.name}", p) for p in sorted(batch.iterdir()) if p.is_dir()]
     return out
 
 
-def print_builds(fresh: Path | None) -> None:
+def print_builds(fresh: Path | None, more: tuple[Path | None, ...] = ()) -> None:
     """Whether a real build of each corpus publishes: its output scan finds nothing the redaction
     left (a finding stops a build). The held-aside half is told as totals only."""
     import tempfile
@@ -279,7 +315,7 @@ def print_builds(fresh: Path | None) -> None:
     from sessite.pipeline import build
 
     held = [0, 0, 0]  # corpora, published, scan findings
-    for half_name, name, folder in corpus_folders(fresh):
+    for half_name, name, folder in corpus_folders(fresh, more):
         with tempfile.TemporaryDirectory() as tmp:
             config = SiteConfig(archive=folder, output=Path(tmp) / "site", cache_dir=Path(tmp) / "cache", jobs=2)
             report = build(config)
@@ -298,12 +334,23 @@ def main() -> int:
     parser.add_argument("--real", action="store_true", help="the real-log half")
     parser.add_argument("--planted", action="store_true", help="the planted half")
     parser.add_argument("--fresh", type=Path, default=FRESH if FRESH.is_dir() else None, help="fetched logs folder")
+    parser.add_argument(
+        "--fresh2", type=Path, default=FRESH2 if FRESH2.is_dir() else None, help="more fetched logs (all tuning)"
+    )
+    parser.add_argument(
+        "--fresh3", type=Path, default=FRESH3 if FRESH3.is_dir() else None, help="a validation batch (tuning half)"
+    )
     parser.add_argument("--labels", type=Path, default=LABELS)
     parser.add_argument("--write-unlabelled", type=Path, help="write label stubs for unlabelled findings here")
     parser.add_argument(
         "--held-aside-too", action="store_true", help="--write-unlabelled: the held-aside half's too (for the labeller)"
     )
     parser.add_argument("--no-baseline", action="store_true", help="skip detect-secrets")
+    parser.add_argument(
+        "--held-totals-only",
+        action="store_true",
+        help="print only the held-aside half's total line, not its rows per kind (for whoever tunes)",
+    )
     parser.add_argument("--keep", type=Path, help="planted half: keep the archive and site in this folder")
     parser.add_argument("--jobs", type=int, default=2, help="build workers for the planted half")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -312,7 +359,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     if args.builds:
-        print_builds(args.fresh)
+        print_builds(args.fresh, (args.fresh2, args.fresh3))
         return 0
     if not args.real and not args.planted:
         args.real = args.planted = True
@@ -322,7 +369,7 @@ def main() -> int:
         if args.json:
             out["real"] = _jsonable(real)
         else:
-            print_real(real)
+            print_real(real, totals_only=args.held_totals_only)
     if args.planted:
         if args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
@@ -364,6 +411,7 @@ def _jsonable(real: dict) -> dict:
         halves[which] = {
             "rows": [row(r) for r in e["rows"]],
             "total": row(e["total"]),
+            "old_false_left": e["old_false"],
             "baseline": row(e["baseline"]) if e.get("baseline") else None,
             "unlabelled": len(e["unlabelled"]),
         }

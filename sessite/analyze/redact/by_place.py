@@ -12,7 +12,14 @@ import base64
 import binascii
 import re
 
-from sessite.analyze.redact.precision import not_a_secret, randomish, stand_in
+from sessite.analyze.redact.precision import (
+    example_account_password,
+    not_a_secret,
+    randomish,
+    stand_in,
+    tracking_cookie,
+    url_stand_in,
+)
 from sessite.analyze.redact.types import RuleSpec, Span
 
 # The value of NAME=value: quoted or not (quotes may be backslash-escaped, as in JSON held in
@@ -50,11 +57,14 @@ KNOWN_CONTEXT: tuple[RuleSpec, ...] = (
         (),
         lambda match: _credential("authorization-header", match),
     ),
-    # (the user may be empty: redis://:password@host)
+    # (the user may be empty: redis://:password@host; an unescaped @ in the password is taken
+    # when another @ follows it in the same authority: postgres://app:pa@ss@host)
     (
         "url-password",
         ("://",),
-        r"://(?<=[A-Za-z0-9]://)[^\s:/@\"'<>]{0,64}:(?P<secret>(?!\[?REDACTED)[^\s@/\"'<>]{3,128})@",
+        r"://(?<=[A-Za-z0-9]://)(?P<user>[^\s:/@\"'<>]{0,64}):(?P<secret>(?!\[?REDACTED)(?:[^\s@/\"'<>]|@(?=[^\s@/\"'<>]*@)){3,128})@",
+        (),
+        lambda match: _url_password(match),
     ),
     # NAME=value where the name says it is a secret: UPPER_SNAKE env names (…_KEY,
     # …TOKEN…), snake_case names with a secret word, and quoted JSON keys.
@@ -146,6 +156,8 @@ def _assigned(match: re.Match[str], group: str) -> list[Span]:
         return inner
     if not_a_secret(text[start:end], name, _quoted(text, start), "" if in_query else _after(text, end)):
         return []
+    if example_account_password(name, text[start:end], text, start, end):
+        return []
     return [("secret-assignment", start, end)]
 
 
@@ -183,6 +195,14 @@ def _name_end(text: str, start: int, value_start: int) -> int:
     return start + cut
 
 
+def _url_password(match: re.Match[str]) -> list[Span]:
+    """A URL's password, unless it is a reference, a mask, a placeholder or the user name again
+    (``precision.url_stand_in``)."""
+    if url_stand_in(match.group("secret"), match.group("user")):
+        return []
+    return [("url-password", *match.span("secret"))]
+
+
 def _credential(kind: str, match: re.Match[str]) -> list[Span]:
     """A token after ``Bearer`` or in an Authorization header, unless it is a stand-in
     (``Bearer token``, ``Bearer your-access-token``, ``Bearer <redacted>``)."""
@@ -207,6 +227,8 @@ def _named_value(match: re.Match[str]) -> list[Span]:
     if inner is not None:
         return inner
     if not_a_secret(value, name, quoted, "" if in_query else _after(text, end)):
+        return []
+    if example_account_password(name, value, text, match.start("secret"), end):
         return []
     if not quoted:
         if value.startswith(("/", "./", "../", "~/")) or "://" in value or _CODE_PATH.fullmatch(value):
@@ -252,6 +274,8 @@ def _cookie_values(match: re.Match[str]) -> list[Span]:
     for pair in _COOKIE_PAIR.finditer(match.group(group)):
         name, value = pair.group(1), pair.group(2)
         if name.lower() in _COOKIE_ATTRIBUTES or len(value) < 8 or value.startswith(("$", "[REDACTED")):
+            continue
+        if tracking_cookie(name.strip(), value):
             continue
         spans.append(("cookie", offset + pair.start(2), offset + pair.end(2)))
     return spans

@@ -11,13 +11,20 @@ from __future__ import annotations
 
 import re
 
-from sessite.analyze.redact.precision import example_key, placeholder
+from sessite.analyze.redact.precision import example_key, placeholder, public_jwt
 from sessite.analyze.redact.runs import HEX_RUN, UPPER_RUN
 from sessite.analyze.redact.types import RuleSpec, Span
 
 _PRIVATE_KEY_HEAD = r"(?i:-----BEGIN[A-Z ]*PRIVATE KEY(?: BLOCK)?-----)"
 # A key block holds a body: a header alone, or one around "..." in a docs table, is not a key.
 _KEY_BODY = re.compile(r"[A-Za-z0-9+/]{16}")
+
+
+def _key_body(block: str) -> bool:
+    """A key block holds a body of random base64, not a header alone, "..." or one letter
+    repeated (``AAAAAAAA…==`` in an example of where a key goes)."""
+    runs = _KEY_BODY.findall(block)
+    return bool(runs) and len(set("".join(runs))) > 4
 
 
 def _unless_placeholder(kind: str, match: re.Match[str]) -> list[Span]:
@@ -34,7 +41,7 @@ KNOWN_SHAPES: tuple[RuleSpec, ...] = (
         _PRIVATE_KEY_HEAD
         + r"(?:[\s\S]{0,16384}?(?i:-----END[A-Z ]*PRIVATE KEY(?: BLOCK)?-----)|(?:[A-Za-z0-9+/=:,\-\s]|\\[nrt])*)",
         (),
-        lambda match: [("private-key", *match.span())] if _KEY_BODY.search(match.group(0)) else [],
+        lambda match: [("private-key", *match.span())] if _key_body(match.group(0)) else [],
     ),
     (
         "anthropic-key",
@@ -70,6 +77,8 @@ KNOWN_SHAPES: tuple[RuleSpec, ...] = (
         "github-token",
         ("gh", "github_pat_"),  # ("github" holds no "gh")
         r"gh[pousr]_(?<![A-Za-z0-9_]gh[pousr]_)[A-Za-z0-9]{36,255}|github_pat_(?<![A-Za-z0-9_]github_pat_)[A-Za-z0-9_]{22,255}",
+        (),
+        lambda match: _unless_placeholder("github-token", match),
     ),
     ("gitlab-token", ("glpat-",), r"glpat-(?<![A-Za-z0-9_]glpat-)[A-Za-z0-9_\-]{20,}"),
     (
@@ -99,7 +108,13 @@ KNOWN_SHAPES: tuple[RuleSpec, ...] = (
     ("digitalocean-token", ("_v1_",), r"do[por]_v1_[a-f0-9]{64}"),
     ("shopify-token", ("shp",), r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
     ("azure-storage-key", ("key",), r"AccountKey=(?P<secret>[A-Za-z0-9+/=]{40,})"),
-    ("jwt", ("eyj",), r"(?<![A-Za-z0-9_\-])(?i:eyj)[A-Za-z0-9_\-]{8,}\.(?i:eyj)[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
+    (
+        "jwt",
+        ("eyj",),
+        r"(?<![A-Za-z0-9_\-])(?i:eyj)[A-Za-z0-9_\-]{8,}\.(?i:eyj)[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
+        (),
+        lambda match: [] if public_jwt(match.group(0)) else [("jwt", *match.span())],
+    ),
 )
 
 _END = r"(?![A-Za-z0-9])"

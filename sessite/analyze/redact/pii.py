@@ -50,10 +50,12 @@ def _card(text: str, start: int, run: str) -> tuple[int, int] | None:
 
 
 def _card_layout(written: str) -> bool:
-    """Digits laid out as a card's: one run of 15 or 16, or groups 4-4-4-4(-3) or 4-6-5."""
+    """Digits laid out as a card's: one run of 16, or of 15 for an Amex (34, 37: the only issuer of
+    15-digit cards; a device's IMEI is 15 digits that pass Luhn's check too), or groups
+    4-4-4-4(-3) or 4-6-5."""
     groups = [len(g) for g in re.split(r"[ -]", written)]
     if len(groups) == 1:
-        return groups[0] in (15, 16)
+        return groups[0] == 16 or (groups[0] == 15 and written[:2] in ("34", "37"))
     return groups in ([4, 4, 4, 4], [4, 6, 5], [4, 4, 4, 4, 3], [4, 6, 4])
 
 

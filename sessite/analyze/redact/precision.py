@@ -19,6 +19,9 @@ Each test is small and says why; the rules call them on a value they found.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import re
 
 
@@ -30,7 +33,7 @@ def _words(text: str) -> frozenset[str]:
 _PLACEHOLDER_WORDS = _words(
     "your yours my example examples sample placeholder dummy fake test testing demo changeme change "
     "replace insert put here actual optional todo fixme foo bar baz redacted hidden removed secret key "
-    "token password passwd pass api value values xxx abc none null empty default mock stub"
+    "token password passwd pass api value values xxx abc none null empty default mock stub string uuid"
 )
 # Parts that make a value a stand-in wherever they stand in it (wrongpassword, invalidtoken).
 _STAND_IN_WORDS = re.compile(r"(?i)wrong|invalid|incorrect|dummy|placeholder|changeme|change_me|notreal|not_real|fake")
@@ -40,13 +43,16 @@ _REPEAT = re.compile(r"(.)\1{3,}")  # xxxx, ****, 0000, ....
 _SENTINEL = re.compile(
     r"(?i)^[\[<({_*]*(?:redacted|hidden|removed|masked|secret|filtered|omitted|censored)[\]>)}_*]*$"
     r"|\*{4,}|•{3,}|REDACTED|<[A-Za-z_\-]+>|…|\.\.\.\S*$"
+    # (&lt;token&gt;: <token> escaped in HTML, cut at its first ";")
+    r"|^&(?:lt|gt|quot|apos|amp|#x?[0-9A-Fa-f]+);?(?:[A-Za-z_\-]+(?:&gt;?)?)?$"
 )
 _REFERENCE = re.compile(
     r"^(?:\$\{?[A-Za-z_]|\{\{|\{%|%\(|%[sd]$|@[A-Za-z_]|process\.env|os\.environ|os\.getenv|env\(|ENV\[|getenv\("
-    r"|[a-z][a-z0-9_\-]*:(?:latest|[0-9]+)$)"
+    r"|[a-z][a-z0-9_\-]*:(?:latest|[0-9]+)$|\{[A-Za-z_][\w.]*\}$)"
 )
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+(?:\(\)?)?")  # (res.data?.token: optional chaining)
+_DOTTED_OR_NAME = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[^=\s]")
 _UPPER_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _CAMEL_OR_SNAKE = re.compile(r"_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[0-9]*(?:[A-Z][a-z0-9]*)+")
@@ -120,6 +126,21 @@ def _runs(text: str, length: int) -> int:
     return count
 
 
+_INSTRUCTION_WORDS = _words("generate replace insert paste enter")
+_SENTENCE_PART = re.compile(r"[A-Za-z]+|[0-9]{1,4}")
+
+
+def _made_of(word: str, vocabulary: frozenset[str]) -> bool:
+    """``testpassword``, ``mysecretkey``: two or more placeholder words glued together."""
+    ends = {0: 0}  # end of a prefix made of words -> how many words
+    for start in range(len(word)):
+        if start in ends:
+            for end in range(start + 2, len(word) + 1):
+                if word[start:end] in vocabulary:
+                    ends[end] = max(ends.get(end, 0), ends[start] + 1)
+    return ends.get(len(word), 0) >= 2
+
+
 def placeholder(value: str) -> bool:
     """A stand-in for a secret, not one: made of placeholder words, a repeated character, or
     naming itself an example."""
@@ -139,6 +160,17 @@ def placeholder(value: str) -> bool:
         body = body[3:]
     if _REPEAT.search(body) and len(set(body.lower())) <= 3:
         return True
+    parts = _PARTS.split(value)
+    if any(len(part) >= 8 and len(set(part.lower())) == 1 for part in parts):
+        return True  # (nm_live_sk_yyyyyyyyyyyyyyyy: a body of one letter)
+    if (
+        len(parts) >= 3
+        and (parts[0].lower() in _STAND_IN_PARTS or any(part.lower() in _INSTRUCTION_WORDS for part in parts))
+        and all(_SENTENCE_PART.fullmatch(part) for part in parts)
+    ):
+        return True  # (test-jwt-secret-key-at-least-32-chars-long, generate_a_random_32_character_string)
+    if value.isalpha() and len(value) <= 32 and _made_of(value.lower(), _PLACEHOLDER_WORDS):
+        return True  # (testpassword, mysecret)
     body = _NUMBERED.sub("", body)  # (test_token_123: words and a counter)
     if not _WORD_VALUE.fullmatch(body):
         return False
@@ -153,7 +185,8 @@ def placeholder(value: str) -> bool:
 # Not secrets but names of how one is kept or checked (pg_hba.conf methods, hash algorithms), and a
 # JWT's header and claims without the signature that makes it a credential.
 _METHOD = re.compile(r"(?i)scram-sha-\d+|md5|sha-?\d+|bcrypt|argon2(?:id|i|d)?|pbkdf2(?:[-_]sha\d+)?|trust|peer|ident")
-_UNSIGNED_JWT = re.compile(r"eyJ[A-Za-z0-9_\-]*(?:\.eyJ[A-Za-z0-9_\-]*)?\.?")
+# (a header and a word in place of the rest is a stand-in too: ${ANON_KEY:-eyJhbGciOiJIUzI1NiJ9.anon})
+_UNSIGNED_JWT = re.compile(r"eyJ[A-Za-z0-9_\-]*(?:\.eyJ[A-Za-z0-9_\-]*)?(?:\.[a-z]{0,16})?")
 
 
 def sentinel(value: str) -> bool:
@@ -162,13 +195,17 @@ def sentinel(value: str) -> bool:
     return (
         _SENTINEL.search(value) is not None
         or _METHOD.fullmatch(value) is not None
-        or (value.startswith("eyJ") and _UNSIGNED_JWT.fullmatch(value) is not None)
+        or (value.lstrip("-:=").startswith("eyJ") and _UNSIGNED_JWT.fullmatch(value.lstrip("-:=")) is not None)
     )
 
 
 def reference(value: str) -> bool:
-    """A pointer to a value kept elsewhere: a shell or template variable, an environment lookup."""
-    return _REFERENCE.match(value) is not None
+    """A pointer to a value kept elsewhere: a shell or template variable, an environment lookup,
+    a format slot (``{DB_PASSWORD}``); also as a shell default (``${TOKEN:-$GITHUB_TOKEN}``) or
+    with its ``$`` escaped (``\\${env:API_KEY}``); or the message of ``${TOKEN:?message}``."""
+    if value.startswith("?"):
+        return True  # (${JWT_SECRET:?JWT_SECRET is required}: the shell's message when it is unset)
+    return _REFERENCE.match(value.lstrip("-:=\\")) is not None
 
 
 def code(value: str, name: str, quoted: bool, after: str = "") -> bool:
@@ -182,6 +219,10 @@ def code(value: str, name: str, quoted: bool, after: str = "") -> bool:
         return True  # (an operator: the value is part of an expression; a block)
     if "[" in value or "<" in value or "(" in value:
         return True  # (Optional[int], Option<String>, f(x))
+    if value[:1] in "&*" and _DOTTED_OR_NAME.fullmatch(value[1:]):
+        return True  # (CorrelationToken: &correlationToken, token = *details.Token: Go pointers)
+    if "||" in value or "&&" in value:
+        return True  # (t.credentials||this.credentials||"same-origin": minified code)
     if _DOTTED.fullmatch(value) or _ASSIGNMENT.match(value):
         return True  # (a member; or NAME=…, a list of names and values, not a value)
     if not _IDENTIFIER.fullmatch(value):
@@ -195,6 +236,8 @@ def code(value: str, name: str, quoted: bool, after: str = "") -> bool:
 
 
 _LOCATION = re.compile(r"^(?:/|\./|\.\./|~/|[A-Za-z]:\\\\)|^[a-z][a-z0-9+.\-]*://[^:@/\s]*(?::[0-9]+)?(?:[/?#]|$)")
+# (secrets/hive/publish-token.secret: a relative path of word-like folders to a file with an extension)
+_RELATIVE_FILE = re.compile(r"(?:[a-z0-9_\-]{1,40}/)+[a-z0-9_\-.]{1,60}\.[a-z]{1,8}")
 # Names whose value is about a secret, not the secret: where it is, what it is called, how long it is.
 _ABOUT_NAME = re.compile(
     r"(?i)[_.\-]?(?:path|file|filename|dir|directory|url|uri|endpoint|host|name|type|kind|len|length|count|size"
@@ -202,9 +245,29 @@ _ABOUT_NAME = re.compile(
 )
 
 
+_MASK = re.compile(r"[*•.xX]{3,}")
+_WRAPPED = re.compile(r"[\[<({]+([^\[\]<>(){}]*)[\]>)}]+")
+
+
+def url_stand_in(value: str, user: str = "") -> bool:
+    """A URL's password that keeps nothing secret: a reference or an expression
+    (``${encodeURIComponent(pw)}``, ``{DB_PASSWORD}``, ``$PGPASS``), a mask (``***``, ``...``),
+    a placeholder made of words (``password``, ``your-password``, ``[YOUR-PASSWORD]``), or the
+    user name again (``postgres:postgres``, ``guest:guest``: a service's documented default).
+    A password that looks random stays a secret even when it holds a placeholder word
+    (``Secure2025ChangeMe``)."""
+    if reference(value) or sentinel(value) or _MASK.fullmatch(value) or (user and value == user):
+        return True
+    if "${" in value:
+        return True  # (postgresql://${USER:-app}:${PASSWORD}@db: the authority is built from references)
+    wrapped = _WRAPPED.fullmatch(value)
+    word = wrapped.group(1) if wrapped else value
+    return not randomish(word) and placeholder(word)
+
+
 def location(value: str) -> bool:
     """A file path or a URL without credentials: where a secret is kept, not the secret."""
-    return _LOCATION.match(value) is not None
+    return _LOCATION.match(value) is not None or _RELATIVE_FILE.fullmatch(value) is not None
 
 
 def about_name(name: str) -> bool:
@@ -215,6 +278,38 @@ def about_name(name: str) -> bool:
 def public_name(name: str) -> bool:
     """A name that says its value is public (a VAPID or publishable key)."""
     return _PUBLIC_NAME.search(name) is not None
+
+
+_PUBLIC_ROLES = frozenset({"anon"})
+
+
+def public_jwt(token: str) -> bool:
+    """A JWT whose claims say it is public by design: a Supabase anon key (``"role": "anon"``) is
+    shipped to every browser that loads the app; the service-role key beside it stays a secret."""
+    parts = token.split(".")
+    if len(parts) != 3 or not parts[1].startswith("eyJ"):
+        return False
+    try:
+        claims = json.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
+    except (binascii.Error, ValueError):
+        return False
+    return isinstance(claims, dict) and claims.get("role") in _PUBLIC_ROLES
+
+
+# Cookies a browser keeps for analytics and consent banners ("Copy as cURL" carries them all):
+# ids of a device or a visit, consent flags, timestamps; never what logs a user in.
+_TRACKING_COOKIE = re.compile(
+    r"(?i)^(?:_ga(?:_\w+)?|_gid|_gat\w*|_gcl_\w+|_fbp|_fbc|_hj\w+|_clck|_clsk|_uet\w+|optanon\w*|eupubconsent\w*"
+    r"|cookieconsent\w*|amp_\w+|ajs_\w+|mp_\w+|ab\.storage\.\w+(?:\.[\w\-]+)?|g_state|__hs\w+|hubspotutk|_pk_\w+"
+    r"|intercom-id-\w+|intercom-device-id-\w+)$"
+)
+_TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?")
+
+
+def tracking_cookie(name: str, value: str) -> bool:
+    """An analytics or consent cookie (``_ga``, ``OptanonConsent``, ``AMP_…``, ``ab.storage.deviceId.…``)
+    or a cookie holding a timestamp: no credential (``intercom-session-…`` still is one)."""
+    return _TRACKING_COOKIE.match(name) is not None or _TIMESTAMP.fullmatch(value) is not None
 
 
 def key_name_value(name: str, value: str) -> bool:
@@ -228,6 +323,16 @@ def key_name_value(name: str, value: str) -> bool:
 def _secret_owner(name: str) -> bool:
     """``API_KEY``, ``secretKey``, ``private_key``: a key name whose owner word says credential."""
     return _OWNED_KEY.search(name) is not None
+
+
+_NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def name_echo(value: str, name: str) -> bool:
+    """``POSTGRES_PASSWORD=postgres``, ``${RABBITMQ_PASSWORD:-rabbitmq}``: a value that is a word of
+    its own name is the default a service ships with (and anyone would try first), not a secret."""
+    word = value.lstrip("-:=").lower()
+    return word.isalpha() and len(word) >= 3 and word in {w.lower() for w in _NAME_WORDS.findall(name)}
 
 
 def status_word(name: str) -> bool:
@@ -246,6 +351,36 @@ def prose(value: str) -> bool:
     return _PROSE_SCRIPT.search(value) is not None
 
 
+_NEXT_WORD = re.compile(r" [A-Za-z(]")
+
+
+def sentence(value: str, quoted: bool, after: str) -> bool:
+    """``Exposed secret: Security risk``, ``DB_PASSWORD: Database password (required)``: an
+    unquoted word of letters only with more words after it on its line is prose describing a
+    secret, not one (a credential ends its line or its quotes, and mixes in digits or symbols)."""
+    return not quoted and value.isalpha() and _NEXT_WORD.match(after) is not None
+
+
+# An account at a domain reserved for documentation and tests (RFC 2606, RFC 6761), or test.com.
+_EXAMPLE_ACCOUNT = re.compile(
+    r"[\w.+\-$}{]+@(?:[\w\-]+\.)*(?:example\.(?:com|org|net)|test\.com|[\w\-]+\.(?:test|example|invalid))\b", re.ASCII
+)
+_PASSWORD_NAME = re.compile(r"(?i)pass(?:word|wd|phrase)?|pwd")
+# Typed the way people type a test password: words, then digits, then a symbol or two
+# (Password123!, test123456); a generated one (YNSyYqPUyiOq91N*7) is no such thing.
+_TYPED_PASSWORD = re.compile(r"(?:[A-Z]?[a-z]+)+[0-9]{0,8}[!@#$%^&*?._\-]{0,3}[a-z]*")
+
+
+def example_account_password(name: str, value: str, text: str, start: int, end: int) -> bool:
+    """A short typed password beside an account at a documentation domain (``{"email":
+    "user@example.com", "password": "Password123!"}``): an example or a test fixture, not anyone's
+    credential. A generated one there is still a secret (an SMTP relay's user may well be
+    ``postmaster@mg.example.com``)."""
+    if not _PASSWORD_NAME.search(name) or len(value) > 24 or not _TYPED_PASSWORD.fullmatch(value):
+        return False
+    return _EXAMPLE_ACCOUNT.search(text, max(0, start - 300), min(len(text), end + 200)) is not None
+
+
 def stand_in(value: str) -> bool:
     """Where a credential would stand, something else: a placeholder, a sentinel, a reference, a
     path or a URL without credentials."""
@@ -260,7 +395,18 @@ def not_a_secret(value: str, name: str = "", quoted: bool = True, after: str = "
         or reference(value)
         or location(value)
         or prose(value)
+        or sentence(value, quoted, after)
+        or (value.startswith("eyJ") and public_jwt(value))
         or (_VENDOR_PREFIX.match(value) is not None and example_key(value))
         or code(value, name, quoted, after)
-        or (bool(name) and (public_name(name) or about_name(name) or key_name_value(name, value) or status_word(name)))
+        or (
+            bool(name)
+            and (
+                public_name(name)
+                or about_name(name)
+                or key_name_value(name, value)
+                or status_word(name)
+                or name_echo(value, name)
+            )
+        )
     )

@@ -53,6 +53,7 @@ def kubernetes_secret(text: str) -> list[Span]:
 _KEY_END = re.compile(r"-----END[A-Z ]*PRIVATE KEY(?: BLOCK)?-----", re.IGNORECASE)
 _KEY_LINE = re.compile(_LINE_NUMBER + r"[ \t]*[A-Za-z0-9+/=]{16,}[ \t]*\r?")
 _LINE_BREAK = re.compile(r"\n|\\n")
+_KEY_CHARS = re.compile(r"[A-Za-z0-9+/]")
 
 
 def private_key_tail(text: str) -> list[Span]:
@@ -69,8 +70,8 @@ def private_key_tail(text: str) -> list[Span]:
             if not _KEY_LINE.fullmatch(text, line_start, breaks[k].start()):
                 break
             start = line_start
-        if start < end.start():
-            spans.append(("private-key", start, end.end()))
+        if start < end.start() and len(set(_KEY_CHARS.findall(text, start, end.start()))) > 4:
+            spans.append(("private-key", start, end.end()))  # (not AAAA…== in an example of where a key goes)
     return spans
 
 
