@@ -30,7 +30,9 @@ rule gets its required companions on the lines before. Every example is a file o
 temporary folder; the peer's CLI scans the folder once (JSON report, no validation, no
 network) and only the examples the *intended rule itself* flags are kept: each is a true
 positive by the peer's own judgement. Sessite's ``Redactor().text`` then redacts each
-example file; the example is covered when no 12 characters of the peer's value are left.
+example file; the example is covered when the output holds a marker and no 12 characters
+of the peer's value that read as a token (letters, digits, ``_+/-``, a digit among them)
+are left (the peer reports some values with their context: a whole connection string).
 
 Real text (both over the same files)
 ------------------------------------
@@ -332,10 +334,22 @@ def build_examples(rules: list[dict[str, Any]], per_rule: int, rng: random.Rando
     return examples
 
 
+_TOKENISH = re.compile(r"[A-Za-z0-9_+/\-]*[0-9][A-Za-z0-9_+/\-]*")
+
+
 def leaked(value: str, output: str) -> bool:
-    """Whether any ``WINDOW`` characters of ``value`` (all of a shorter one) are in ``output``."""
+    """Whether ``output`` still shows part of ``value``: a marker is missing, or ``WINDOW``
+    characters of it (all of a shorter one) that read as a token (letters, digits, ``_+/-``,
+    a digit among them) are left. A value the peer reports with its context (a whole connection
+    string) is covered when its key is: ``SharedAccessKeyName=`` is not a leak."""
+    if "[REDACTED" not in output:
+        return True
     width = min(WINDOW, len(value))
-    return any(value[i : i + width] in output for i in range(len(value) - width + 1))
+    for i in range(len(value) - width + 1):
+        piece = value[i : i + width]
+        if piece in output and _TOKENISH.fullmatch(piece):
+            return True
+    return False
 
 
 def mask(value: str) -> str:

@@ -68,10 +68,15 @@ KNOWN_SHAPES: tuple[RuleSpec, ...] = (
     ),
     (
         "github-token",
-        ("gh",),
+        ("gh", "github_pat_"),  # ("github" holds no "gh")
         r"gh[pousr]_(?<![A-Za-z0-9_]gh[pousr]_)[A-Za-z0-9]{36,255}|github_pat_(?<![A-Za-z0-9_]github_pat_)[A-Za-z0-9_]{22,255}",
     ),
-    ("gitlab-token", ("glpat-",), r"glpat-(?<![A-Za-z0-9_]glpat-)[A-Za-z0-9_\-]{20,}"),
+    # (a routable token ends in a version and a check: glpat-….01.0g1h2j3k4)
+    (
+        "gitlab-token",
+        ("glpat-",),
+        r"glpat-(?<![A-Za-z0-9_]glpat-)[A-Za-z0-9_\-]{20,}(?:\.[0-9a-z]{2}\.[0-9a-z]{7,10}(?![A-Za-z0-9]))?",
+    ),
     (
         "slack-token",
         ("xox",),
