@@ -21,7 +21,7 @@ import re
 from functools import cache
 
 from sessite.analyze.redact.precision import example_key
-from sessite.analyze.redact.types import RuleSpec, Span
+from sessite.analyze.redact.types import Check, RuleSpec, Span
 
 
 def _run(alphabet: str, least: int, most: int | None = None) -> str:
@@ -176,14 +176,22 @@ VENDOR_KEYS: tuple[tuple[str, str, str, bool], ...] = (
 
 _END = r"(?![A-Za-z0-9])"
 _LONGEST_RUN = re.compile(r"[A-Za-z0-9]+")
-# Every character a body above may hold: one loop for all entries (see VENDOR_SHAPES).
-_BODY_CHARS = r"[A-Za-z0-9_+/=.,%:~\-]+"
+_SYNTAX = re.compile(r"\{[0-9,]*\}|\(\?[:=!]")  # counts and group openers: no characters of a key
+_CLASS = re.compile(r"\[((?:\\.|[^\]\\])+)\]")
 
 
 def _literal(prefix: str) -> str:
     """The prefix, its boundary after it (see ``by_shape``): a prefix glued to a name is a name."""
     literal = re.escape(prefix)
     return literal + (f"(?<![A-Za-z0-9_]{literal})" if prefix[0].isalnum() else "")
+
+
+def _alphabet(body: str) -> str:
+    """A loop over every character ``body`` may hold (its classes, letters, digits, the
+    punctuation it writes), no other: a match ends where the key can, not in what follows."""
+    outside = _SYNTAX.sub("", _CLASS.sub("", body))
+    punctuation = {c for c in outside.replace("\\", "") if c in "_-.:/=,%~+"}
+    return "[" + "".join(_CLASS.findall(body)) + "A-Za-z0-9" + re.escape("".join(sorted(punctuation))) + "]+"
 
 
 @cache
@@ -193,44 +201,38 @@ def _exact(entry: int) -> re.Pattern[str]:
     return re.compile(_literal(prefix) + body + _END)
 
 
-def _vendor_key(match: re.Match[str]) -> list[Span]:
-    """The entry whose prefix matched: its key, exactly (prefix and body, as its own pattern says),
-    unless its random part (the longest run of letters and digits) was typed or, where the entry
-    says so, the body does not mix letters and digits."""
-    entry = int(match.lastgroup[1:])  # type: ignore[index]
+def _check(entry: int) -> Check:
     kind, prefix, _, mixed = VENDOR_KEYS[entry]
-    exact = _exact(entry).match(match.string, match.start())
-    if exact is None:  # (cannot be: the lookahead said so)
-        return []
-    body = exact.group(0)[len(prefix) :]
-    if example_key(max(_LONGEST_RUN.findall(body) or [""], key=len)):
-        return []
-    if mixed and not (any(c.isdigit() for c in body) and any(c.isalpha() for c in body)):
-        return []
-    return [(kind, *exact.span())]
+
+    def check(match: re.Match[str]) -> list[Span]:
+        """The key, exactly (prefix and body, as the entry's own pattern says), unless its random
+        part (the longest run of letters and digits) was typed or, where the entry says so, the
+        body does not mix letters and digits."""
+        exact = _exact(entry).match(match.string, match.start())
+        if exact is None or exact.end() > match.end():  # (cannot be: the lookahead said so)
+            return []
+        body = exact.group(0)[len(prefix) :]
+        if example_key(max(_LONGEST_RUN.findall(body) or [""], key=len)):
+            return []
+        if mixed and not (any(c.isdigit() for c in body) and any(c.isalpha() for c in body)):
+            return []
+        return [(kind, *exact.span())]
+
+    return check
 
 
-# One rule for the whole table. Each entry is a branch: its prefix, then its body in a lookahead;
-# one loop of body characters after them all takes the match to the key's end. The compiled set
-# (``ruleset``) drops lookaheads, so what it holds of the table is the prefixes and that one loop:
-# measured on 12.5 MB of the yardstick, a rule per entry (each with its own body and a hint word)
-# took the set's time from 0.14 s to 0.43 s; this one rule, to 0.16 s. It has no hint words (they
-# would add 0.06 s): without the set, it is tried only where a prefix is written (its anchors, a
-# substring search each), which costs that fallback about twice its time. (A pattern that starts
-# with a class, not a literal, costs the set most: Terraform's <14>.atlasv1.<60> is left to the
-# name rules.)
+# A rule per entry: its prefix, its body in a lookahead, then a loop over the body's alphabet that
+# takes the match to the key's end (the check cuts it to the key). The compiled set (``ruleset``)
+# drops lookaheads, so it holds of each entry only its prefix and one loop. Measured on 12.5 MB of
+# the yardstick: with the bodies in the set (and a hint word each), the set's time went from 0.14 s
+# to 0.43 s; so, as much as without the table. No hint words either (they would add a fifth): the
+# fallback without the set runs each entry's literal search on every string, about twice its time.
+# (A pattern that starts with a class, not a literal, costs the set most: Terraform's
+# <14>.atlasv1.<60> is left to the name rules.)
 VENDOR_SHAPES: tuple[RuleSpec, ...] = (
-    (
-        "vendor-key",
-        (),
-        "(?:"
-        + "|".join(
-            f"(?P<v{n}>{_literal(prefix)})(?={body}{_END})" for n, (_, prefix, body, _) in enumerate(VENDOR_KEYS)
-        )
-        + ")"
-        + _BODY_CHARS,
-        tuple((prefix.lower(), (0,)) for _, prefix, _, _ in VENDOR_KEYS),
-        _vendor_key,
+    *(
+        (kind, (), _literal(prefix) + f"(?={body}{_END})" + _alphabet(body), (), _check(n))
+        for n, (kind, prefix, body, _) in enumerate(VENDOR_KEYS)
     ),
     # GitLab's session cookie, wherever it is written (a cookie jar, a curl -b, a header).
     ("gitlab-session", ("_gitlab_session",), r"_gitlab_session=(?P<secret>[0-9a-z]{32})" + _END),
