@@ -10,7 +10,8 @@ prefix is written, so a hundred entries cost about what one does. The body's alp
 least length make the rest; a key glued after word characters is left to the glued-key
 rule, as for the older shapes. A body a person typed (``lin_api_your_key_here``, a run of
 ``abcdef``) is not a key (``precision.example_key``); where the prefix is short or reads
-like a word (``API-``, ``rnd_``, ``pat.``), the body must also mix letters and digits.
+like a word (``API-``, ``rnd_``, ``EXO``), the body must also mix letters and digits, and
+the key must not stand inside base64 (no ``+`` or ``/`` either side: ``…+EXO…`` is a blob).
 Public keys of these vendors (PostHog's ``phc_``, Flutterwave's ``FLWPUBK``, Supabase's
 ``sb_publishable_``) are deliberately absent.
 """
@@ -180,10 +181,16 @@ _SYNTAX = re.compile(r"\{[0-9,]*\}|\(\?[:=!]")  # counts and group openers: no c
 _CLASS = re.compile(r"\[((?:\\.|[^\]\\])+)\]")
 
 
-def _literal(prefix: str) -> str:
-    """The prefix, its boundary after it (see ``by_shape``): a prefix glued to a name is a name."""
+def _literal(prefix: str, strict: bool) -> str:
+    """The prefix, its boundary after it (see ``by_shape``): a prefix glued to a name is a name;
+    a short one (``strict``) glued into base64 (``…+EXO…``) is part of the blob."""
     literal = re.escape(prefix)
-    return literal + (f"(?<![A-Za-z0-9_]{literal})" if prefix[0].isalnum() else "")
+    before = "[A-Za-z0-9_+/]" if strict else "[A-Za-z0-9_]"
+    return literal + (f"(?<!{before}{literal})" if prefix[0].isalnum() else "")
+
+
+def _end(strict: bool) -> str:
+    return r"(?![A-Za-z0-9+/])" if strict else _END
 
 
 def _alphabet(body: str) -> str:
@@ -197,8 +204,8 @@ def _alphabet(body: str) -> str:
 @cache
 def _exact(entry: int) -> re.Pattern[str]:
     """An entry's own pattern, compiled when a key of its prefix is first met (most builds: never)."""
-    _, prefix, body, _ = VENDOR_KEYS[entry]
-    return re.compile(_literal(prefix) + body + _END)
+    _, prefix, body, strict = VENDOR_KEYS[entry]
+    return re.compile(_literal(prefix, strict) + body + _end(strict))
 
 
 def _check(entry: int) -> Check:
@@ -231,8 +238,8 @@ def _check(entry: int) -> Check:
 # <14>.atlasv1.<60> is left to the name rules.)
 VENDOR_SHAPES: tuple[RuleSpec, ...] = (
     *(
-        (kind, (), _literal(prefix) + f"(?={body}{_END})" + _alphabet(body), (), _check(n))
-        for n, (kind, prefix, body, _) in enumerate(VENDOR_KEYS)
+        (kind, (), _literal(prefix, mixed) + f"(?={body}{_end(mixed)})" + _alphabet(body), (), _check(n))
+        for n, (kind, prefix, body, mixed) in enumerate(VENDOR_KEYS)
     ),
     # GitLab's session cookie, wherever it is written (a cookie jar, a curl -b, a header).
     ("gitlab-session", ("_gitlab_session",), r"_gitlab_session=(?P<secret>[0-9a-z]{32})" + _END),
