@@ -80,7 +80,12 @@ KNOWN_SHAPES: tuple[RuleSpec, ...] = (
         (),
         lambda match: _unless_placeholder("github-token", match),
     ),
-    ("gitlab-token", ("glpat-",), r"glpat-(?<![A-Za-z0-9_]glpat-)[A-Za-z0-9_\-]{20,}"),
+    # (a routable token ends in a version and a check: glpat-….01.0g1h2j3k4)
+    (
+        "gitlab-token",
+        ("glpat-",),
+        r"glpat-(?<![A-Za-z0-9_]glpat-)[A-Za-z0-9_\-]{20,}(?:\.[0-9a-z]{2}\.[0-9a-z]{7,10}(?![A-Za-z0-9]))?",
+    ),
     (
         "slack-token",
         ("xox",),

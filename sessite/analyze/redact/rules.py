@@ -1,7 +1,9 @@
 """The redaction tables in the order they run, and the check of user-supplied patterns.
 
 Order matters: specific before generic, and the rules sessite always had before
-the ones added for issue 16, so that text those redacted comes out as it did.
+the ones added for issue 16, so that text those redacted comes out as it did. The vendor
+table (``vendors``: prefix and body, the kinds a maintained peer rule set knows) runs
+after the other shapes and before the later context rules.
 """
 
 from __future__ import annotations
@@ -14,9 +16,18 @@ from sessite.analyze.redact.commands import TOKEN_OUTPUT
 from sessite.analyze.redact.pii import PII_RULE
 from sessite.analyze.redact.scanners import SCANS
 from sessite.analyze.redact.types import RuleSpec, ScanSpec
+from sessite.analyze.redact.vendors import VENDOR_SHAPES
 
-PATTERNS: tuple[RuleSpec, ...] = (*KNOWN_SHAPES, *KNOWN_CONTEXT, PII_RULE, *MORE_SHAPES, *MORE_CONTEXT, TOKEN_OUTPUT)
-SHAPES: tuple[RuleSpec, ...] = (*KNOWN_SHAPES, *MORE_SHAPES)  # known by their shape alone
+PATTERNS: tuple[RuleSpec, ...] = (
+    *KNOWN_SHAPES,
+    *KNOWN_CONTEXT,
+    PII_RULE,
+    *MORE_SHAPES,
+    *VENDOR_SHAPES,
+    *MORE_CONTEXT,
+    TOKEN_OUTPUT,
+)
+SHAPES: tuple[RuleSpec, ...] = (*KNOWN_SHAPES, *MORE_SHAPES, *VENDOR_SHAPES)  # known by their shape alone
 
 __all__ = ["PATTERNS", "SCANS", "SHAPES", "RedactionConfigError", "compile_extra", "ScanSpec"]
 
