@@ -87,6 +87,7 @@ class SourceWorker:
         self.readers = {r.name: r for r in registry()}
         self.spool = context.spool_dir or Path(tempfile.gettempdir())
         self.leave_out = LeaveOut.for_config(context.config)
+        Redactor.for_config(context.config)  # (its rules compiled once, here: forked workers inherit them)
 
     def run(self, task: SourceTask) -> SourceResult:
         problems = Problems(task.display_root, Redactor.scrub_for(self.config))
