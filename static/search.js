@@ -73,7 +73,21 @@
   }
 
   /* ---- the engine: worker over HTTP, page fallback elsewhere ---- */
-  function Engine(core, meta) {
+  /* The search worker, started as soon as a query is known: it loads lunr and the core while
+     the page loads the index's meta (over HTTP only: file:// cannot start workers). */
+  function startWorker() {
+    if (!/^https?:$/.test(location.protocol) || typeof Worker !== "function") return null;
+    try {
+      var worker = new Worker(root + "static/search-worker.js");
+      // (an error before the engine takes it, its script not loading: the engine runs on the page)
+      worker.onerror = function (ev) { if (ev && ev.preventDefault) ev.preventDefault(); worker.failed = true; };
+      return worker;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function Engine(core, meta, worker) {
     this.core = core;
     this.meta = meta;
     this.worker = null;
@@ -84,9 +98,10 @@
     Object.keys(registry.pendingChunks).forEach(function (id) { core.addChunk(Number(id), registry.pendingChunks[id]); });
     registry.pendingChunks = Object.create(null);
     this.sent = Object.create(null); // encrypted site: the chunks the worker holds (decrypted here, sent there)
-    if (/^https?:$/.test(location.protocol) && typeof Worker === "function") {
+    if (worker && worker.failed) worker.terminate();
+    else if (worker) {
       try {
-        this.worker = new Worker(root + "static/search-worker.js");
+        this.worker = worker;
         this.worker.onmessage = function (ev) {
           var job = self.pending[ev.data.id];
           if (!job) return;
@@ -224,13 +239,14 @@
     var chained = words.some(function (w) { return w.chain; }), phraser = null; // a phrase of several words
     var results = [], broad = [], nearest = [], shown = 0, renderToken = 0, meta = null;
     showChips();
+    var worker = words.length ? startWorker() : null;
 
     loadScript(root + "search/meta.js").then(function () {
       meta = registry.meta;
       if (!meta) throw new Error("the search index is missing");
       if (!words.length) return [];
       var plan = core.plan(words, meta.bounds);
-      var engine = new Engine(core, meta);
+      var engine = new Engine(core, meta, worker);
       var started = Date.now();
       return engine.search(words, plan.chunks).then(function (found) {
         return Promise.resolve(checkPhrases(found.results)).then(function (checked) {

@@ -6,6 +6,8 @@ Run from file:// (no worker, scripts only) and over HTTP (search in a Web Worker
 from __future__ import annotations
 
 import re
+import shutil
+import time
 from urllib.parse import quote
 
 import pytest
@@ -78,6 +80,26 @@ def test_search_over_http_runs_in_a_worker(example_site, page, expected):
         url, _ = expected
         errors = _search_from_header(page, server.url + url, WORD)  # start on a session page: root is ../
         assert page.locator("[data-search-status]").get_attribute("data-engine") == "worker"
+        _follow_first_result(page, expected, errors)
+
+
+def test_a_worker_that_cannot_start_leaves_the_search_to_the_page(example_site, page, expected, tmp_path):
+    """The worker starts as soon as the query is known, before the index's meta has loaded: if its
+    script fails then, the search still answers, on the page."""
+    _, site = example_site
+    broken = tmp_path / "site"
+    shutil.copytree(site, broken)
+    (broken / "static" / "search-worker.js").unlink()
+
+    def late(route):  # the worker's failure comes before the meta, so before the engine takes the worker
+        time.sleep(0.5)
+        route.continue_()
+
+    page.route("**/search/meta.js", late)
+    with StaticServer(broken) as server:
+        url, _ = expected
+        errors = _search_from_header(page, server.url + url, WORD)
+        assert page.locator("[data-search-status]").get_attribute("data-engine") == "page"
         _follow_first_result(page, expected, errors)
 
 
