@@ -105,12 +105,14 @@ def build(
             run.report.problems = run.problems.items
             run.report.seconds = time.perf_counter() - started
             writer.abort()  # the previous site stays as it is
-            if run.spread is not None:  # secrets learnt in one session, bare in another: once more, knowing them
-                return build(run.spread, progress, defer, outputs, password)
-            return run.report
-        if run.vault is not None:  # after the scan: it reads the plain pages
-            encrypt_site(writer, run.vault, run.unlock_page)
-        run.publish(writer)
+            if run.spread is None:
+                return run.report
+        else:
+            if run.vault is not None:  # after the scan: it reads the plain pages
+                encrypt_site(writer, run.vault, run.unlock_page)
+            run.publish(writer)
+    if run.spread is not None:  # secrets learnt in one session, bare in another: once more, knowing them
+        return build(run.spread, progress, defer, outputs, password)
     run.save_cache()
     run.report.seconds = time.perf_counter() - started
     return run.report

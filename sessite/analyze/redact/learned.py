@@ -18,10 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
-try:  # a dependency (see ruleset.py); without it a substring test per value
-    import re2
-except ImportError:  # pragma: no cover
-    re2 = None
+from sessite.analyze.redact.ruleset import literals
 
 _MIN_CHARS = 8
 # A learnt value this long is found glued to other text too (``mcp__<value>__run``,
@@ -67,18 +64,8 @@ class Learned:
     def may_hold(self) -> Callable[[str], bool]:
         """A cheap test of whether a text can hold any learnt value: one RE2 pass over all of them as
         literals (``pattern`` in ``re`` tries each value at each position: slow on whole pages)."""
-        values = sorted(self.kinds, key=len, reverse=True)
-        if re2 is not None and values:
-            options = re2.Options()
-            options.log_errors = False
-            options.max_mem = 64 << 20
-            try:
-                literals = re2.compile("|".join(re.escape(v) for v in values), options)
-            except re2.error:
-                pass
-            else:
-                return lambda text: literals.search(text) is not None
-        return lambda text: any(value in text for value in values)
+        values = list(self.kinds)
+        return literals(values) or (lambda text: any(value in text for value in values))
 
     def pattern(self) -> re.Pattern[str]:
         if self._pattern is None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 
 try:  # google-re2 is a dependency; a platform without its wheel falls back to the hint words
@@ -102,6 +102,26 @@ def _group_end(pattern: str, start: int) -> int:
     return j
 
 
+def _options() -> re2.Options:
+    """RE2's options for redaction: no error logging, room for a large set."""
+    options = re2.Options()
+    options.log_errors = False
+    options.max_mem = 64 << 20
+    return options
+
+
+def literals(values: Sequence[str]) -> Callable[[str], bool] | None:
+    """One compiled test of whether a text holds any of ``values`` as written (None: no compiled
+    set here; each value's own substring test then, which is slower for many values)."""
+    if not values or not available():
+        return None
+    try:
+        pattern = re2.compile("|".join(re.escape(v) for v in sorted(values, key=len, reverse=True)), _options())
+    except re2.error:
+        return None
+    return lambda text: pattern.search(text) is not None
+
+
 class RuleSet:
     """One compiled set of the loosened rules: ``candidates(text)`` lists, in rule order, the
     rules that can match ``text`` (None: the set could not read the text; ask the hints)."""
@@ -109,10 +129,7 @@ class RuleSet:
     def __init__(self, requirements: Sequence[tuple[str, ...]]) -> None:
         """``requirements``: one per rule, in rule order: the patterns that must all be found for
         it to run (none: run it on every string)."""
-        options = re2.Options()
-        options.log_errors = False
-        options.max_mem = 64 << 20
-        self._set = re2.Set.SearchSet(options)
+        self._set = re2.Set.SearchSet(_options())
         numbers: dict[str, int] = {}
         self.always: list[int] = []
         self._by_pattern: dict[int, list[tuple[int, frozenset[int]]]] = {}  # a pattern: the rules needing it
