@@ -20,6 +20,7 @@ from secret_fakes import alnum
 import sessite.pipeline.output_scan as output_scan
 import sessite.pipeline.worker as worker
 from sessite.analyze.redact import Redactor
+from sessite.analyze.redact.findings import mask
 from sessite.cli import main
 from sessite.config import SiteConfig
 from sessite.pipeline import build
@@ -198,6 +199,21 @@ def test_an_image_and_a_long_id_that_only_look_like_secrets_publish(tmp_path: Pa
     assert image in page and f"{card_like}-dec398c07" in page
     terms = " ".join(unpacked(p.read_bytes()).decode() for p in (site / "search" / "t").glob("*.js"))
     assert f'"{card_like}"' in terms
+
+
+def test_a_page_is_read_as_its_text_with_its_escapes_undone(tmp_path: Path) -> None:
+    """A value a rule knows by the quotes around it is found where the page wrote them as
+    entities, among non-ASCII text and a byte that is no UTF-8; markup between its parts is dropped."""
+    secret = alnum(40)
+    page = tmp_path / "p.html"
+    page.write_bytes(
+        "<p>café &lt;b&gt; ünïcode</p>".encode()
+        + b"\xff"
+        + f'<span class="s">aws_secret_access_key&#34;: &#34;{secret[:12]}</span>'.encode()
+        + f"<span>{secret[12:]}&#34;</span>".encode()
+    )
+    leaks = [str(leak) for leak in scan_files(SiteConfig(archive=tmp_path, output=None), [("p.html", page)])]
+    assert leaks == [f"p.html: aws-secret-key ({mask(secret)})"]
 
 
 @pytest.mark.parametrize("kind", ["frag", "chunk"])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from functools import cache, lru_cache, partial
 
 from sessite.analyze.redact.allow import AllowList
@@ -114,7 +114,7 @@ class TextRedactor:
         self.personal = personal
         self._min_len = 8 if personal is None else 3  # (a user name, an address can be short)
         self._rules = table.rules
-        self._replacers = [partial(self._replace, kind=r[0]) for r in table.rules]
+        self._replacers: dict[int, Callable[[re.Match[str]], str]] = {}  # (made when a rule first runs)
         self._checks = table.checks
         self._allow = AllowList(allow)
         self._runs = table.runs
@@ -196,7 +196,10 @@ class TextRedactor:
             elif anchors and len(lowered) == len(value):  # (lower() can change the length of some letters)
                 new = self._sub_anchored(kind, rule, anchors, value, lowered, present)
             else:
-                new = rule.sub(self._replacers[i], value)
+                replacer = self._replacers.get(i)
+                if replacer is None:
+                    replacer = self._replacers[i] = partial(self._replace, kind=kind)
+                new = rule.sub(replacer, value)
             if new != value:
                 value = new
                 lowered = value.lower()

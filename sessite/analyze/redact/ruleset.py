@@ -146,7 +146,8 @@ class RuleSet:
             else:
                 self.always.append(rule)
         self._set.Compile()
-        self._match = self._set.Match
+        compiled = getattr(self._set, "_set", None)  # (the C++ set itself: its wrapper costs a call per string)
+        self._match = compiled.Match if compiled is not None else self._set.Match
 
     def candidates(self, text: str) -> list[int] | None:
         try:
