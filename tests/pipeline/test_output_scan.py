@@ -201,6 +201,28 @@ def test_an_image_and_a_long_id_that_only_look_like_secrets_publish(tmp_path: Pa
     assert f'"{card_like}"' in terms
 
 
+def test_many_small_files_are_asked_together_and_each_leak_named_by_its_file(tmp_path: Path) -> None:
+    """Small files and file names are looked at in groups; a finding still names its own file,
+    two in one group both, and a user's pattern anchored to a whole text still holds file by file."""
+    files = []
+    for n in range(300):
+        path = tmp_path / f"r{n}.html"
+        body = f"<p>ref page {n}</p>"
+        if n in (7, 8, 250):
+            body = f"<p>ref page {n}: <code>{KEY}</code></p>"
+        path.write_text(body, "utf-8")
+        files.append((f"refs/r{n}.html", path))
+    files.append((f"refs/{KEY}.html", tmp_path / "r0.html"))
+    config = SiteConfig(archive=tmp_path, output=None)
+    assert sorted(str(leak) for leak in scan_files(config, files)) == sorted(
+        [f"refs/r{n}.html: anthropic-key (sk-ant-api03-…[61 chars])" for n in (7, 8, 250)]
+        + [f"refs/{KEY}.html (file name): anthropic-key (sk-ant-api03-…[61 chars])"]
+    )
+    whole = replace(config, redact_patterns=(("whole-page", r"^ref page 12$"),))
+    (tmp_path / "r12.html").write_text("ref page 12", "utf-8")
+    assert [str(leak) for leak in scan_files(whole, files[10:20])] == ["refs/r12.html: whole-page (…[11 chars])"]
+
+
 def test_a_page_is_read_as_its_text_with_its_escapes_undone(tmp_path: Path) -> None:
     """A value a rule knows by the quotes around it is found where the page wrote them as
     entities, among non-ASCII text and a byte that is no UTF-8; markup between its parts is dropped."""
