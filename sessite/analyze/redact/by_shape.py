@@ -43,11 +43,15 @@ def _unless_placeholder(kind: str, match: re.Match[str]) -> list[Span]:
 
 # The shapes sessite has always known; their order and hints are part of its output.
 KNOWN_SHAPES: tuple[RuleSpec, ...] = (
-    # A key block up to its END line; a block cut short (no END line) up to where the base64 stops.
+    # A key block up to its END line (not across another BEGIN line: a page's title quotes the start of
+    # a key its body shows whole); a block cut short (no END line) up to where the base64 stops.
     (
         "private-key",
         ("-----begin",),
-        _PRIVATE_KEY_HEAD + r"(?:[\s\S]{0,16384}?(?i:-----END[A-Z ]*PRIVATE KEY(?: BLOCK)?-----)|" + _CUT_BODY + ")",
+        _PRIVATE_KEY_HEAD
+        + r"(?:(?:(?!-----BEGIN)[\s\S]){0,16384}?(?i:-----END[A-Z ]*PRIVATE KEY(?: BLOCK)?-----)|"
+        + _CUT_BODY
+        + ")",
         (),
         lambda match: [("private-key", *match.span())] if _key_body(match.group(0)) else [],
     ),
