@@ -591,9 +591,13 @@ def scan_output(self, writer, early=None):
     leaks = scan_site(writer, self.config, False, self.config.jobs or 1, None, *(
         (self.learned,) if hasattr(self, "learned") else ()))
     spreading = getattr(pipeline, "learned_elsewhere", None)
-    again = spreading.spread(self.config, leaks) if spreading is not None else None
-    if again is not None:  # (values learnt in one session, bare in another: the build runs again)
-        self.spread = again
+    first = getattr(self, "told", None) is None  # (a build run again is told what it heals)
+    again = spreading.spread(self.config, leaks) if spreading is not None and first else None
+    if again is not None:  # (values the scan found that stand in the model's text: the build runs again)
+        if hasattr(self, "again"):
+            self.again = (again, spreading.told(leaks) if hasattr(spreading, "told") else [])
+        else:
+            self.spread = again
         return False
     found.extend(leaks)
     return True

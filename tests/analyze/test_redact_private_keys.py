@@ -18,6 +18,8 @@ import pytest
 
 from sessite.analyze.redact import Redactor
 from sessite.analyze.redact.engine import TextRedactor
+from sessite.analyze.redact.findings import text_differences
+from sessite.model import Event, Kind, Session, SourceRef
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -111,3 +113,35 @@ def test_prose_after_a_cut_key_is_kept_from_its_first_punctuation():
     key = _cut(_plant("private-key-cut").line)
     out = Redactor().text(f"{key}\n\n(The output was cut here.) Then we moved on.")
     assert out.endswith("(The output was cut here.) Then we moved on.")
+
+
+@pytest.mark.parametrize("kind", ["private-key-cut", "private-key-wrap64", "private-key-diff-add"])
+def test_a_key_split_across_two_messages_is_redacted_on_both_sides(kind):
+    """The first message ends inside the key, the next goes on with its body: the seam of the two
+    is read as one text, and the key block's marker (followed by its line breaks) lines up."""
+    plant = _plant(kind)
+    mid = len(plant.line) // 2
+    session = Session(
+        id="s1",
+        source=SourceRef(Path("a.jsonl"), "claude-code"),
+        agent="claude-code",
+        events=(
+            Event("e1", Kind.ASSISTANT, text=f"Here it is:\n{plant.line[:mid]}"),
+            Event("e2", Kind.ASSISTANT, text=f"{plant.line[mid:]}\nThat is all of it."),
+        ),
+    )
+    redacted = Redactor().value(session)
+    shown = "\n".join(event.text or "" for event in redacted.events)
+    assert _left(shown, plant.core) == []
+    assert redacted.events[1].text.endswith("That is all of it.")
+
+
+def test_what_a_key_block_was_is_told_though_its_marker_keeps_its_line_breaks():
+    """``sessite check`` and the output scan name the value a marker hides: for a key block, whose
+    marker is followed by its line breaks (and a diff's marks), that is the whole block."""
+    plant = _plant("private-key-diff-add")
+    text = f"{plant.line}\n-old line\n context"
+    found = text_differences(text, Redactor().text(text))
+    assert [kind for kind, _ in found] == ["private-key"]
+    assert found[0][1].startswith("-----BEGIN RSA PRIVATE KEY-----") and found[0][1].endswith("PRIVATE KEY-----")
+    assert all(line[1:] in found[0][1] for line in plant.line.split("\n")[2:-1])

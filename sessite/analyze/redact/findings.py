@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
-from sessite.analyze.redact.markers import MARKER, fill_holes
+from sessite.analyze.redact.markers import MARKER, secret_spans
 from sessite.model import Event, Kind
 
 # Prefixes vendors publish (a key's kind, not its secret part): a masked preview may show them.
@@ -80,31 +80,12 @@ def _replaced(original: str, redacted: str) -> list[tuple[str, str, tuple[int, i
         head = original.find(before) if before else 0
         return [("home" if after.startswith("~") else "id", before, (head, head + len(after)))]
     pieces = MARKER.split(redacted)  # literal, kind, literal, kind, …, literal
-    values = fill_holes(original, pieces[::2]) or _multiline_values(original, pieces[::2])
+    spans = secret_spans(original, pieces[::2])
+    values = None if spans is None else [original[start:end] for start, end in spans]
     if values is None:  # the text around a secret was unescaped too (normalize.NormalView): kinds only
         return [(m.group(1), "", m.span()) for m in markers]
     return [(m.group(1), value, m.span()) for m, value in zip(markers, values) if MARKER.fullmatch(value) is None]
     # (a marker the original already held is not a new finding)
-
-
-# What a secret of several lines leaves after its marker (engine.line_breaks), and at the end of a gap.
-_LINE_RESIDUE = re.compile(r"\A(?:\n[+-]?)+")
-_TRAILING_BREAKS = re.compile(r"(?:\n[+-]?)+\Z")
-
-
-def _multiline_values(original: str, literals: list[str]) -> list[str] | None:
-    """The values when a secret of several lines (a key block) left its line breaks after its
-    marker: each literal taken without them, each value without the line breaks that follow it."""
-    bare = [literals[0], *(_LINE_RESIDUE.sub("", literal, count=1) for literal in literals[1:])]
-    if bare == literals:
-        return None
-    values = fill_holes(original, bare)
-    if values is None:
-        return None
-    return [
-        _TRAILING_BREAKS.sub("", value) if after != literal else value
-        for value, after, literal in zip(values, bare[1:], literals[1:])
-    ]
 
 
 def _changed_stretch(original: str, redacted: str) -> tuple[str, str]:
