@@ -314,19 +314,27 @@ def print_builds(fresh: Path | None, more: tuple[Path | None, ...] = ()) -> None
     from sessite.config import SiteConfig
     from sessite.pipeline import build
 
-    held = [0, 0, 0]  # corpora, published, scan findings
+    held = [0, 0, 0, 0]  # corpora, published, scan findings, values healed (found by the scan, built again)
     for half_name, name, folder in corpus_folders(fresh, more):
         with tempfile.TemporaryDirectory() as tmp:
             config = SiteConfig(archive=folder, output=Path(tmp) / "site", cache_dir=Path(tmp) / "cache", jobs=2)
             report = build(config)
         hits = max(0, len(report.leaks or []) - 1)  # (the last line says what happened)
+        healed = sum(
+            1 for problem in report.problems if problem.message.endswith("redacted everywhere and built again")
+        )
         if half_name == "held-aside":
             held[0] += 1
             held[1] += report.published
             held[2] += hits
+            held[3] += healed
             continue
-        print(f"tuning  {name:50} {'publishes' if report.published else 'STOPPED'} ({hits} output-scan findings)")
-    print(f"held-aside: {held[1]} of {held[0]} corpora publish; {held[2]} output-scan findings in all")
+        state = "publishes" if report.published else "STOPPED"
+        print(f"tuning  {name:50} {state} ({hits} output-scan findings, {healed} healed)")
+    print(
+        f"held-aside: {held[1]} of {held[0]} corpora publish; {held[2]} output-scan findings in all; "
+        f"{held[3]} values healed"
+    )
 
 
 def main() -> int:
