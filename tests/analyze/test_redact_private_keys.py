@@ -145,3 +145,8 @@ def test_what_a_key_block_was_is_told_though_its_marker_keeps_its_line_breaks():
     assert [kind for kind, _ in found] == ["private-key"]
     assert found[0][1].startswith("-----BEGIN RSA PRIVATE KEY-----") and found[0][1].endswith("PRIVATE KEY-----")
     assert all(line[1:] in found[0][1] for line in plant.line.split("\n")[2:-1])
+
+
+def test_a_word_before_a_blank_line_and_an_end_line_is_kept():
+    text = "it is read by ConfigurationLoaderFactory2\n\n-----END RSA PRIVATE KEY-----\n"
+    assert Redactor().text(text) == text

@@ -54,7 +54,9 @@ def kubernetes_secret(text: str) -> list[Span]:
 _KEY_END = re.compile(r"-----END[A-Z ]*PRIVATE KEY(?: BLOCK)?-----", re.IGNORECASE)
 # A line of the body however it was pasted (a diff's + - or space, a quote's >, a string literal per
 # line: "…\\n" +), or what is left of one between an escaped line break and the real one ("; +).
-_KEY_LINE = re.compile(_LINE_NUMBER + r"[ \t]*(?:[+\->][ \t]*)*\\*[\"']?(?:[A-Za-z0-9+/=]{16,})?(?:[\"'\s+,\\]|\\+r)*")
+_KEY_LINE = re.compile(
+    _LINE_NUMBER + r"[ \t]*(?:[+\->][ \t]*)*\\*[\"']?(?P<run>[A-Za-z0-9+/=]{16,})?(?:[\"'\s+,\\]|\\+r)*"
+)
 _KEY_LINE_END = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/=]{16,}(?:[\"'\s+,\\]|\\+r)*\Z")
 _LINE_BREAK = re.compile(r"\n|\\n")
 _KEY_CHARS = re.compile(r"[A-Za-z0-9+/]")
@@ -69,15 +71,18 @@ def private_key_tail(text: str) -> list[Span]:
         floor = end.end()
         breaks = list(_LINE_BREAK.finditer(text, window, end.start()))
         start = end.start()
+        body = False  # (a base64 line seen: blank lines and quotes alone before an END line are no key)
         for k in range(len(breaks) - 1, -1, -1):  # the lines before the END line, last first
             line_start = breaks[k - 1].end() if k else window
-            if not _KEY_LINE.fullmatch(text, line_start, breaks[k].start()):
+            line = _KEY_LINE.fullmatch(text, line_start, breaks[k].start())
+            if line is None:
                 # the first line may open with what is not the key (a JSON key, "data: "): its last run
-                head = _KEY_LINE_END.search(text, line_start, breaks[k].start())
-                start = head.start() if head is not None and start < end.start() else start
+                head = _KEY_LINE_END.search(text, line_start, breaks[k].start()) if body else None
+                start = head.start() if head is not None else start
                 break
+            body = body or line.group("run") is not None
             start = line_start
-        if start < end.start() and len(set(_KEY_CHARS.findall(text, start, end.start()))) > 4:
+        if body and len(set(_KEY_CHARS.findall(text, start, end.start()))) > 4:
             spans.append(("private-key", start, end.end()))  # (not AAAA…== in an example of where a key goes)
     return spans
 
