@@ -73,13 +73,13 @@ def spread(config: SiteConfig, leaks: Iterable[Leak]) -> SiteConfig | None:
 
 
 def told(leaks: Iterable[Leak]) -> list[tuple[str, str]]:
-    """(where, message): one line per value the next build redacts everywhere, at a page that
-    shows it when one does (else its first file: a search chunk, a download, a file name)."""
+    """(where, message): one line per value the next build redacts everywhere, at the file that
+    best shows where it stands: a session's page, else another page, else its first file."""
     first: dict[frozenset[str], Leak] = {}  # (a key's lines, in a page and in a search snippet: one value)
     for leak in leaks:
         value = frozenset(heal_values(leak))
         shown = first.get(value)
-        if shown is None or (not shown.url.endswith(".html") and leak.url.endswith(".html") and not leak.name):
+        if shown is None or _rank(leak) < _rank(shown):
             first[value] = leak
     lines: list[tuple[str, str]] = []
     for leak in first.values():
@@ -87,3 +87,10 @@ def told(leaks: Iterable[Leak]) -> list[tuple[str, str]]:
         found = "redacted in another session, bare here" if leak.learned else "found only by the output scan"
         lines.append((where, f"{leak.kind} {found} ({mask(leak.value)}); redacted everywhere and built again"))
     return lines
+
+
+def _rank(leak: Leak) -> int:
+    """0: a session's page; 1: another page; 2: any other file (a search chunk, a download, a name)."""
+    if leak.name or not leak.url.endswith(".html"):
+        return 2
+    return 0 if leak.url.startswith("sessions/") else 1
