@@ -178,6 +178,90 @@ def _private_key(m: Maker) -> Plant:
     return Plant(value, value, body.replace("\n", ""))
 
 
+B64 = ALNUM + "+/"
+
+
+def _pem_lines(m: Maker, label: str, width: int = 64, rows: int = 5, headers: tuple[str, ...] = ()) -> list[str]:
+    """A PEM block's lines (BEGIN, armor headers and a blank line, body wrapped at ``width``, END)."""
+    body = m.pick(rows * width - 2, B64) + "=="
+    wrapped = [body[i : i + width] for i in range(0, len(body), width)]
+    return [f"-----BEGIN {label}-----", *headers, *([""] if headers else []), *wrapped, f"-----END {label}-----"]
+
+
+def _pem_core(lines: list[str]) -> str:
+    """The random part searched for: the body lines (no BEGIN/END, no armor headers)."""
+    return "".join(line for line in lines[1:-1] if line and ":" not in line)
+
+
+def _pem_pasted(
+    label: str,
+    shape: Callable[[list[str]], str],
+    width: int = 64,
+    headers: tuple[str, ...] = (),
+    before: str = "",
+    after: str = "",
+) -> Callable[[Maker], Plant]:
+    """A private key as it stands pasted in a session: ``shape`` turns its lines into text."""
+
+    def make(m: Maker) -> Plant:
+        lines = _pem_lines(m, label, width, headers=headers)
+        value = shape(lines)
+        return Plant(before + value + after, value, _pem_core(lines))
+
+    return make
+
+
+def _putty(m: Maker) -> Plant:
+    public = m.pick(136, B64)
+    private = m.pick(44, B64)
+    lines = [
+        "PuTTY-User-Key-File-3: ssh-ed25519",
+        "Encryption: none",
+        "Comment: dev@laptop",
+        "Public-Lines: 2",
+        public[:64],
+        public[64:],
+        "Private-Lines: 1",
+        private,
+        f"Private-MAC: {m.pick(64, HEX)}",
+    ]
+    value = "\n".join(lines)
+    return Plant(value, value, private)  # (the public lines are the public key)
+
+
+def _prefixed(prefix: str) -> Callable[[list[str]], str]:
+    return lambda lines: "\n".join(prefix + line for line in lines)
+
+
+def _numbered(mark: str, first: int = 12) -> Callable[[list[str]], str]:
+    """Claude Code's Read output: ``     12→line``; or ``12<tab>line`` (cat -n, other agents)."""
+    if mark == "\u2192":
+        return lambda lines: "\n".join(f"{first + i:6}\u2192{line}" for i, line in enumerate(lines))
+    return lambda lines: "\n".join(f"{first + i}{mark}{line}" for i, line in enumerate(lines))
+
+
+def _json_escaped(times: int) -> Callable[[list[str]], str]:
+    """The key as a JSON string's content (``\\n`` between lines), escaped ``times`` times."""
+
+    def shape(lines: list[str]) -> str:
+        text = "\n".join(lines)
+        for _ in range(times):
+            text = json.dumps(text)[1:-1]
+        return text
+
+    return shape
+
+
+def _concatenated(lines: list[str]) -> str:
+    """A Python literal built line by line: ``"-----BEGIN …\\n" +``."""
+    return " +\n".join(f'    "{line}\\n"' for line in lines)
+
+
+def _cut(lines: list[str]) -> str:
+    """BEGIN and most of the body, no END: the output was truncated."""
+    return "\n".join(lines[:-2]) + "\n" + lines[-2][:20]
+
+
 def _env_password(m: Maker) -> Plant:
     core = m.pick(18)
     return Plant(f"DB_USER=app\nDB_PASSWORD={core}\n", core, core)
@@ -221,6 +305,30 @@ KINDS: dict[str, Callable[[Maker], Plant]] = {
     "kube-secret": _kube_data,
     "jwt": _jwt,
     "private-key": _private_key,
+    # Private keys as sessions hold them (issue 28): each key type once, in each way a paste shapes it.
+    "private-key-diff-add": _pem_pasted("RSA PRIVATE KEY", _prefixed("+"), before="@@ -0,0 +1,8 @@\n"),
+    "private-key-diff-del": _pem_pasted("EC PRIVATE KEY", _prefixed("-"), before="@@ -1,8 +0,0 @@\n"),
+    "private-key-diff-ctx": _pem_pasted("DSA PRIVATE KEY", _prefixed(" "), before="@@ -3,9 +3,10 @@\n"),
+    "private-key-read": _pem_pasted("OPENSSH PRIVATE KEY", _numbered("\u2192"), width=70),
+    "private-key-read-tab": _pem_pasted("ENCRYPTED PRIVATE KEY", _numbered("\t")),
+    "private-key-yaml": _pem_pasted(
+        "RSA PRIVATE KEY",
+        _prefixed("    "),
+        headers=("Proc-Type: 4,ENCRYPTED", "DEK-Info: AES-128-CBC,3F17F5316E2BAC89"),
+        before="tls:\n  key: |\n",
+        after="\n  cert: server.pem",
+    ),
+    "private-key-quote": _pem_pasted(
+        "PGP PRIVATE KEY BLOCK", _prefixed("> "), headers=("Version: GnuPG v2",), before="> the key:\n"
+    ),
+    "private-key-crlf": _pem_pasted("EC PRIVATE KEY", lambda lines: "\r\n".join(lines)),
+    "private-key-json": _pem_pasted("PRIVATE KEY", _json_escaped(1), before='{"private_key": "', after='"}'),
+    "private-key-json2": _pem_pasted("RSA PRIVATE KEY", _json_escaped(2), before='{"key": "', after='"}'),
+    "private-key-concat": _pem_pasted("RSA PRIVATE KEY", _concatenated, before="KEY = (\n", after="\n)"),
+    "private-key-cut": _pem_pasted("RSA PRIVATE KEY", _cut, after="… [output truncated]"),
+    "private-key-putty": _putty,
+    "private-key-wrap64": _pem_pasted("RSA PRIVATE KEY", _prefixed(""), width=64),
+    "private-key-wrap76": _pem_pasted("RSA PRIVATE KEY", _prefixed(""), width=76),
     "env-password": _env_password,
     "postgres-url": _postgres,
     "curl-cookie": _cookie,
@@ -483,9 +591,13 @@ def scan_output(self, writer, early=None):
     leaks = scan_site(writer, self.config, False, self.config.jobs or 1, None, *(
         (self.learned,) if hasattr(self, "learned") else ()))
     spreading = getattr(pipeline, "learned_elsewhere", None)
-    again = spreading.spread(self.config, leaks) if spreading is not None else None
-    if again is not None:  # (values learnt in one session, bare in another: the build runs again)
-        self.spread = again
+    first = getattr(self, "told", None) is None  # (a build run again is told what it heals)
+    again = spreading.spread(self.config, leaks) if spreading is not None and first else None
+    if again is not None:  # (values the scan found that stand in the model's text: the build runs again)
+        if hasattr(self, "again"):
+            self.again = (again, spreading.told(leaks) if hasattr(spreading, "told") else [])
+        else:
+            self.spread = again
         return False
     found.extend(leaks)
     return True

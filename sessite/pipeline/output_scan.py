@@ -4,7 +4,10 @@ name, scanned with the detectors redaction uses, before the site is published.
 
 Redaction works on the model; this catches what reaches a file some other way (a
 field the walk does not see, text assembled while rendering). A hit stops the
-publish: the staging folder is discarded and the previous site stays.
+publish: the staging folder is discarded and the previous site stays. When every
+hit gives a value redaction can look for, the build first runs once more with those
+values redacted everywhere (``pipeline.learned_elsewhere``); what that build still
+finds stops it.
 
 What is scanned, and why:
 - Not ``static/``: the package's and the user's static files are copied as they

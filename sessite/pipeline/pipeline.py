@@ -75,8 +75,28 @@ def build(
     ``password``: with ``config.encrypt``, what opens the site (``pipeline/encrypt.py``); the
     published site's key is kept when it opens it, so an incremental build re-encrypts only what changed.
     """
+    report, again = _build(config, progress, defer, outputs, password)
+    if again is None:
+        return report
+    # What only the output scan saw, standing in the model's text: once more, redacting it everywhere.
+    # (Never a third time: what the second build still finds stops its publish.)
+    report, _ = _build(again[0], progress, defer, outputs, password, again[1])
+    return report
+
+
+def _build(
+    config: SiteConfig,
+    progress: ProgressHook | None,
+    defer: frozenset[str],
+    outputs: Sequence[AggregateFactory],
+    password: str | None,
+    told: Sequence[tuple[str, str]] | None = None,
+) -> tuple[BuildReport, tuple[SiteConfig, list[tuple[str, str]]] | None]:
+    """One build; with the settings and lines of a second one when its scan's findings can be healed
+    (``learned_elsewhere``). ``told``: this is that second build, and what to tell when it publishes."""
     started = time.perf_counter()
     run = _BuildRun.start(config, tuple(outputs), password)
+    run.told = told
     # An encrypted site's URLs are opaque (docs/encryption.md): made so wherever they are made.
     with opaque_urls(url_key(run.vault.key) if run.vault else None), SiteWriter(run.report.output) as writer:
         if run.vault is not None:
@@ -92,7 +112,7 @@ def build(
             run.report.problems = run.problems.items
             run.report.seconds = time.perf_counter() - started
             writer.abort()
-            return run.report
+            return run.report, None
         early = run.start_scan(writer)  # the session pages, while the aggregates are written
         try:
             run.write_aggregates(writer, aggregates)
@@ -105,17 +125,13 @@ def build(
             run.report.problems = run.problems.items
             run.report.seconds = time.perf_counter() - started
             writer.abort()  # the previous site stays as it is
-            if run.spread is None:
-                return run.report
-        else:
-            if run.vault is not None:  # after the scan: it reads the plain pages
-                encrypt_site(writer, run.vault, run.unlock_page)
-            run.publish(writer)
-    if run.spread is not None:  # secrets learnt in one session, bare in another: once more, knowing them
-        return build(run.spread, progress, defer, outputs, password)
+            return run.report, run.again
+        if run.vault is not None:  # after the scan: it reads the plain pages
+            encrypt_site(writer, run.vault, run.unlock_page)
+        run.publish(writer)
     run.save_cache()
     run.report.seconds = time.perf_counter() - started
-    return run.report
+    return run.report, None
 
 
 @dataclass
@@ -157,7 +173,9 @@ class _BuildRun:
     unlock_pages: dict[tuple[tuple[str, ...], str], str] = field(default_factory=dict)  # made once per depth
     repos_state: str = ""  # the --repo repositories' ref tips: a new commit rewrites the aggregates
     learned: dict[str, str] = field(default_factory=dict)  # value -> kind: what rules replaced, every source
-    spread: SiteConfig | None = None  # the settings to build again with (learned_elsewhere), when the scan says so
+    # The settings to build again with and what to tell then (learned_elsewhere), when the scan says so.
+    again: tuple[SiteConfig, list[tuple[str, str]]] | None = None
+    told: Sequence[tuple[str, str]] | None = None  # this is that build again: the lines to tell when it publishes
 
     def __post_init__(self) -> None:
         self.new = BuildCache(key=build_cache.cache_key(), theme=self.theme, known=self.config.redact_known)
@@ -472,11 +490,15 @@ class _BuildRun:
         jobs = self.config.jobs or default_jobs()
         leaks = scan_site(writer, self.config, self._scan_only_new(), jobs, early, self.learned)
         if leaks:
-            self.spread = learned_elsewhere.spread(self.config, leaks)
             if self.vault is not None:  # a hashed address says nothing to the user: name the session too
                 leaks = [replace(leak, url=self._plain_names().get(leak.url, leak.url)) for leak in leaks]
+            if self.told is None:  # (the first build: the values may stand in the model's text)
+                spread = learned_elsewhere.spread(self.config, leaks)
+                self.again = (spread, learned_elsewhere.told(leaks)) if spread is not None else None
             self.report.leaks = leak_lines(leaks)
             return False
+        for where, message in self.told or ():
+            self.problems.add(where, None, message, "scan", full=True)
         self.new.scanned = self.config.redact
         return True
 

@@ -69,6 +69,11 @@ def test_a_secret_learnt_in_one_session_is_redacted_in_another(tmp_path):
     assert OTHER in text  # never learnt anywhere: ordinary text stays as written
     second = (site / "sessions" / "claude_code-22222222-aaaa-4bbb-8ccc-000000000002.html").read_text("utf-8")
     assert "[REDACTED:" in second and "still fails with" in second
+    told = [str(problem) for problem in report.problems if "built again" in problem.message]
+    assert told == [
+        "sessions/claude_code-22222222-aaaa-4bbb-8ccc-000000000002.html: secret-assignment redacted in another "
+        f"session, bare here (…[{len(PASSWORD)} chars]); redacted everywhere and built again"
+    ]
 
 
 def test_the_cache_remembers_it_and_a_build_without_it_would_have_leaked(tmp_path, monkeypatch):

@@ -16,6 +16,15 @@ from sessite.analyze.redact.runs import HEX_RUN, UPPER_RUN
 from sessite.analyze.redact.types import RuleSpec, Span
 
 _PRIVATE_KEY_HEAD = r"(?i:-----BEGIN[A-Z ]*PRIVATE KEY(?: BLOCK)?-----)"
+# A block cut short (no END line): the base64 and armor headers that follow, however the lines were
+# pasted: prefixed by a diff (+ - space), a Read tool's line numbers (12→, 12<tab>), a Markdown quote (>),
+# indented in YAML, ended by \r\n, escaped once or twice in JSON (\\n, \\\\n), or a string per line
+# joined by + (a Python or JS literal), all of that inside a JSON string. Prose after it stops at the first
+# punctuation.
+_CUT_BODY = (
+    r"(?:(?<![^\s\"'>n\u2192])(?:Comment|Version|Hash|Charset|MessageID|Proc-Type|DEK-Info):[^\r\n\\\"]*"
+    r"|[A-Za-z0-9+/=:,\-\s\"'>\u2192]|\\+(?:[nrt\"']|u2192))*"
+)
 # A key block holds a body: a header alone, or one around "..." in a docs table, is not a key.
 _KEY_BODY = re.compile(r"[A-Za-z0-9+/]{16}")
 
@@ -34,12 +43,15 @@ def _unless_placeholder(kind: str, match: re.Match[str]) -> list[Span]:
 
 # The shapes sessite has always known; their order and hints are part of its output.
 KNOWN_SHAPES: tuple[RuleSpec, ...] = (
-    # A key block up to its END line; a block cut short (no END line) up to where the base64 stops.
+    # A key block up to its END line (not across another BEGIN line: a page's title quotes the start of
+    # a key its body shows whole); a block cut short (no END line) up to where the base64 stops.
     (
         "private-key",
         ("-----begin",),
         _PRIVATE_KEY_HEAD
-        + r"(?:[\s\S]{0,16384}?(?i:-----END[A-Z ]*PRIVATE KEY(?: BLOCK)?-----)|(?:[A-Za-z0-9+/=:,\-\s]|\\[nrt])*)",
+        + r"(?:(?:(?!-----BEGIN)[\s\S]){0,16384}?(?i:-----END[A-Z ]*PRIVATE KEY(?: BLOCK)?-----)|"
+        + _CUT_BODY
+        + ")",
         (),
         lambda match: [("private-key", *match.span())] if _key_body(match.group(0)) else [],
     ),

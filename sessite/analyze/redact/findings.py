@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
-from sessite.analyze.redact.markers import MARKER, fill_holes
+from sessite.analyze.redact.markers import MARKER, secret_spans
 from sessite.model import Event, Kind
 
 # Prefixes vendors publish (a key's kind, not its secret part): a masked preview may show them.
@@ -80,7 +80,8 @@ def _replaced(original: str, redacted: str) -> list[tuple[str, str, tuple[int, i
         head = original.find(before) if before else 0
         return [("home" if after.startswith("~") else "id", before, (head, head + len(after)))]
     pieces = MARKER.split(redacted)  # literal, kind, literal, kind, …, literal
-    values = fill_holes(original, pieces[::2])
+    spans = secret_spans(original, pieces[::2])
+    values = None if spans is None else [original[start:end] for start, end in spans]
     if values is None:  # the text around a secret was unescaped too (normalize.NormalView): kinds only
         return [(m.group(1), "", m.span()) for m in markers]
     return [(m.group(1), value, m.span()) for m, value in zip(markers, values) if MARKER.fullmatch(value) is None]

@@ -46,3 +46,28 @@ def hole_spans(original: str, literals: list[str]) -> list[tuple[int, int]] | No
         return None
     spans.append((pos, end))
     return spans
+
+
+# What a secret of several lines leaves after its marker (``engine.line_breaks``: each line break, with
+# the diff mark that began the next line), and the line breaks a gap then ends with.
+_LINE_RESIDUE = re.compile(r"\A(?:\n[+-]?)+")
+_TRAILING_BREAKS = re.compile(r"(?:\n[+-]?)+\Z")
+
+
+def secret_spans(original: str, literals: list[str]) -> list[tuple[int, int]] | None:
+    """``hole_spans``, or, when a secret of several lines (a key block) left its line breaks after
+    its marker, the spans found with each literal taken without them, each without the breaks after it."""
+    spans = hole_spans(original, literals)
+    if spans is not None:
+        return spans
+    bare = [literals[0], *(_LINE_RESIDUE.sub("", literal, count=1) for literal in literals[1:])]
+    if bare == literals:
+        return None
+    spans = hole_spans(original, bare)
+    if spans is None:
+        return None
+    out = []
+    for (start, end), without, literal in zip(spans, bare[1:], literals[1:]):
+        breaks = _TRAILING_BREAKS.search(original, start, end) if without != literal else None
+        out.append((start, breaks.start() if breaks is not None and breaks.start() > start else end))
+    return out

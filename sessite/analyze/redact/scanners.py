@@ -11,7 +11,8 @@ import re
 from sessite.analyze.redact.precision import stand_in
 from sessite.analyze.redact.types import ScanSpec, Span
 
-_LINE_NUMBER = r"(?:[ \t]*[0-9]+(?:\u2192|\t))?"  # "    12→" before each line of a file Claude Code read
+# "    12→" before each line of a file Claude Code read (escaped too: in a JSON string)
+_LINE_NUMBER = r"(?:[ \t]*[0-9]+(?:\u2192|\t|\\+(?:t|u2192)))?"
 
 # --- Kubernetes: kind: Secret, and the values under its data: / stringData:
 _SECRET_KIND = re.compile(r"(?:^|[\s{,])\\*[\"']?kind\\*[\"']?[ \t]*:[ \t]*\\*[\"']?Secret\b", re.MULTILINE)
@@ -51,7 +52,12 @@ def kubernetes_secret(text: str) -> list[Span]:
 
 # --- The last lines of a private key whose first lines were elsewhere (another event, a cut).
 _KEY_END = re.compile(r"-----END[A-Z ]*PRIVATE KEY(?: BLOCK)?-----", re.IGNORECASE)
-_KEY_LINE = re.compile(_LINE_NUMBER + r"[ \t]*[A-Za-z0-9+/=]{16,}[ \t]*\r?")
+# A line of the body however it was pasted (a diff's + - or space, a quote's >, a string literal per
+# line: "…\\n" +), or what is left of one between an escaped line break and the real one ("; +).
+_KEY_LINE = re.compile(
+    _LINE_NUMBER + r"[ \t]*(?:[+\->][ \t]*)*\\*[\"']?(?P<run>[A-Za-z0-9+/=]{16,})?(?:[\"'\s+,\\]|\\+r)*"
+)
+_KEY_LINE_END = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/=]{16,}(?:[\"'\s+,\\]|\\+r)*\Z")
 _LINE_BREAK = re.compile(r"\n|\\n")
 _KEY_CHARS = re.compile(r"[A-Za-z0-9+/]")
 
@@ -65,12 +71,18 @@ def private_key_tail(text: str) -> list[Span]:
         floor = end.end()
         breaks = list(_LINE_BREAK.finditer(text, window, end.start()))
         start = end.start()
+        body = False  # (a base64 line seen: blank lines and quotes alone before an END line are no key)
         for k in range(len(breaks) - 1, -1, -1):  # the lines before the END line, last first
             line_start = breaks[k - 1].end() if k else window
-            if not _KEY_LINE.fullmatch(text, line_start, breaks[k].start()):
+            line = _KEY_LINE.fullmatch(text, line_start, breaks[k].start())
+            if line is None:
+                # the first line may open with what is not the key (a JSON key, "data: "): its last run
+                head = _KEY_LINE_END.search(text, line_start, breaks[k].start()) if body else None
+                start = head.start() if head is not None else start
                 break
+            body = body or line.group("run") is not None
             start = line_start
-        if start < end.start() and len(set(_KEY_CHARS.findall(text, start, end.start()))) > 4:
+        if body and len(set(_KEY_CHARS.findall(text, start, end.start()))) > 4:
             spans.append(("private-key", start, end.end()))  # (not AAAA…== in an example of where a key goes)
     return spans
 

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
-from sessite.analyze.redact.markers import MARKER, hole_spans
+from sessite.analyze.redact.markers import MARKER, secret_spans
 from sessite.analyze.redact.scanners import continued_key_head, partial_key_kind
 from sessite.model import Block, Event
 
@@ -117,7 +117,7 @@ def join_seams(
         if found == seam:
             continue
         pieces = MARKER.split(found)
-        spans = hole_spans(seam, pieces[::2])
+        spans = secret_spans(seam, pieces[::2])  # (a key block leaves its line breaks after its marker)
         if spans is None:
             continue
         cut = len(head)
