@@ -245,7 +245,7 @@ def run_planted(args: argparse.Namespace) -> planted.PlantedResult:
 
 
 def planted_table(result: planted.PlantedResult) -> tuple[list[str], dict]:
-    places = [*planted.PLACES, planted.TITLE_PLACE, planted.ID_PLACE]
+    places = list(planted.ALL_PLACES)
     kinds = list(planted.KINDS)
     cells: dict[tuple[str, str], list[planted.Cell]] = {}
     for c in result.cells:
