@@ -90,7 +90,8 @@ def test_a_key_cut_by_an_id_at_any_offset_is_not_published(kind, key, prefix):
             events=(Event("e1", Kind.USER, text="hi"),),
         )
         redacted = Redactor().value(session)
-        assert secret not in redacted.id, (lead, redacted.id)
+        body = redacted.id.rsplit("-", 1)[0]  # (the digest after it may begin like the key's body)
+        assert secret not in body, (lead, redacted.id)
 
 
 def test_a_cut_never_keeps_part_of_a_word():
