@@ -34,7 +34,7 @@ _GLUED_CHARS = 16
 _MAX_VALUES = 2_000  # learnt by one source's rules
 # Learnt archive-wide (``know``): every source's values, found bare in another's page. Not counted
 # against one source's cap: the planted benchmark's archive learns 2,983, and with the one cap the
-# values past the 2,000th were never looked for elsewhere (its 55 id-known and title-known cells leaked).
+# values past the 2,000th were never looked for elsewhere (22 of its id-known and title-known cells leaked).
 _MAX_KNOWN = 50_000
 _SET_SIZE = 2_000  # values per compiled literal set: 20,000 in one fall back to substring tests (5 s a page)
 _FEW = 16  # a source with more distinct secrets than this learns no more
