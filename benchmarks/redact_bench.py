@@ -26,13 +26,18 @@ simple baseline, ``detect-secrets`` (its vendor and keyword plugins, no entropy;
 ``pip install detect-secrets``), on the same strings against the same labels.
 
 Planted half. ``redaction/planted.py`` plants fake, correctly shaped secrets of 30 kinds in
-16 places (prompt, command, output, escaped JSON output, ``\\u`` escape, line continuation,
+18 places (prompt, command, output, escaped JSON output, ``\\u`` escape, line continuation,
 glued to identifiers (bare, or known from its context), zero-width joiner, soft hyphen, split
 across events, repeated bare later in the session or in another session's file, session title
-cut at every offset, session id cut at 60) of a Claude Code archive,
+cut at every offset, session id cut at 60, and the title and id cuts again with the value bare
+and its context in another session's file) of a Claude Code archive,
 runs ``sessite build --exports all`` on it, and searches every output file and file name
-for any 12 characters of each value's random part. Recall = kind×place cells with no leak /
-all cells.
+for any 12 characters of each value's random part. A cell is *knowable* when its value has a
+vendor shape or its context stands somewhere in the archive (``planted.Cell.knowable``).
+Recall = knowable kind×place cells with no leak / knowable cells. The others (a value with no
+shape, glued into a name or an id, its context nowhere: 11 kinds × 3 places) are counted on a
+line of their own, beside what detect-secrets (its real-half plugins, and its defaults with
+the entropy plugins) and Betterleaks (if installed) find in the same strings.
 
 The halves
 ----------
@@ -244,16 +249,22 @@ def run_planted(args: argparse.Namespace) -> planted.PlantedResult:
     return planted.run(args.keep, jobs=args.jobs)
 
 
-def planted_table(result: planted.PlantedResult) -> tuple[list[str], dict]:
-    places = [*planted.PLACES, planted.TITLE_PLACE, planted.ID_PLACE]
+def planted_table(
+    result: planted.PlantedResult, peers: dict[str, list[bool] | None] | None = None
+) -> tuple[list[str], dict]:
+    """The kind × place table, and recall over the knowable cells; the cells no reader of the
+    archive could know (``Cell.knowable``) on a line of their own, with what the peers (``peers``:
+    ``baseline.peers_on`` over those cells' values, in ``unknowable_values`` order) make of them."""
+    places = list(planted.ALL_PLACES)
     kinds = list(planted.KINDS)
     cells: dict[tuple[str, str], list[planted.Cell]] = {}
     for c in result.cells:
         cells.setdefault((c.kind, c.place), []).append(c)
     short = {p: p[:7] for p in places}
+    short.update({planted.TITLE_KNOWN_PLACE: "title-k", planted.ID_KNOWN_PLACE: "id-k"})
     head = f"{'kind':17}" + "".join(f"{short[p]:>8}" for p in places)
     lines = [head, "-" * len(head)]
-    held = stopped = leaked = 0
+    count = {True: Counter(), False: Counter()}  # knowable? -> held, stopped, leaked
     leaks = []
     for kind in kinds:
         row = f"{kind:17}"
@@ -262,34 +273,106 @@ def planted_table(result: planted.PlantedResult) -> tuple[list[str], dict]:
             bad = [c for c in group if c.files]
             if not group:
                 mark = "-"
-            elif not bad:
-                mark = "ok"
-                held += 1
-            elif all(c.scan for c in bad):
-                mark = "stop"
-                stopped += 1
             else:
-                mark = "LEAK" if len(group) == 1 else f"{len(bad)}/{len(group)}"
-                leaked += 1
-                files = sorted({f for c in bad for f in c.files})
-                offsets = [c.offset for c in bad if c.offset is not None]
-                leaks.append(
-                    {"kind": kind, "place": place, "offsets": offsets, "files": files[:5], "nfiles": len(files)}
-                )
+                knowable = group[0].knowable
+                if not bad:
+                    mark = "ok"
+                    count[knowable]["held"] += 1
+                elif all(c.scan for c in bad):
+                    mark = "stop"
+                    count[knowable]["stopped"] += 1
+                else:
+                    mark = "LEAK" if len(group) == 1 else f"{len(bad)}/{len(group)}"
+                    count[knowable]["leaked"] += 1
+                    files = sorted({f for c in bad for f in c.files})
+                    offsets = [c.offset for c in bad if c.offset is not None]
+                    leaks.append(
+                        {
+                            "kind": kind,
+                            "place": place,
+                            "knowable": knowable,
+                            "offsets": offsets,
+                            "files": files[:5],
+                            "nfiles": len(files),
+                        }
+                    )
+                mark = mark if knowable else f"({mark})"
             row += f"{mark:>8}"
         lines.append(row)
-    total = held + stopped + leaked
     lines.append("")
     lines.append(
         "ok: no part reached the site; LEAK (or n/m offsets): some 12+ characters of the value did; "
-        "stop: only the build's output scan saw it (a real build would refuse to publish)"
+        "stop: only the build's output scan saw it (a real build would refuse to publish); "
+        "(…): a value with no shape and no context anywhere in the archive"
     )
+    k, u = count[True], count[False]
+    k_total, u_total = sum(k.values()), sum(u.values())
+    if k_total:
+        lines.append(
+            f"planted recall: {k['held']}/{k_total} knowable cells held = {k['held'] / k_total:.3f}"
+            f" (+{k['stopped']} held only by the output scan: {(k['held'] + k['stopped']) / k_total:.3f});"
+            f" {k['leaked']} leak"
+        )
+    unknown = unknowable_values(result.cells)
+    if u_total:
+        kinds_u = sorted({c.kind for c in unknown}, key=kinds.index)
+        places_u = sorted({c.place for c in unknown}, key=places.index)
+        held = f"; {u['held']} of them held anyway" if u["held"] else ""
+        lines.append(
+            f"{u_total} cells hold a value with no shape and no context anywhere ({len(kinds_u)} kinds ×"
+            f" {', '.join(places_u)}; {len(unknown)} values): published as any id would be{held}"
+        )
+    peer_counts: dict[str, dict | None] = {}
+    for name, flags in (peers or {}).items():
+        if flags is None:
+            peer_counts[name] = None
+            continue
+        found = {(c.kind, c.place) for c, flag in zip(unknown, flags) if flag}
+        whole = {key for key in found if all(f for c, f in zip(unknown, flags) if (c.kind, c.place) == key)}
+        peer_counts[name] = {"values": sum(flags), "cells": len(whole), "of_values": len(flags)}
+    if peers is not None and u_total:
+        said = [
+            f"{name} {c['values']}/{c['of_values']} values ({c['cells']} cells)"
+            if c is not None
+            else f"{name} not installed"
+            for name, c in peer_counts.items()
+        ]
+        lines.append(
+            "  the peers on the same strings (the MCP tool name, the prose line, the session id): " + "; ".join(said)
+        )
+    held_all = k["held"] + u["held"]
+    total = k_total + u_total
     lines.append(
-        f"planted recall: {held}/{total} cells held = {held / total:.3f}"
-        f" (+{stopped} held only by the output scan: {(held + stopped) / total:.3f}); {leaked} leak"
+        f"all cells: {held_all}/{total} held = {held_all / total:.3f}"
+        f" (+{k['stopped'] + u['stopped']} held only by the output scan); {k['leaked'] + u['leaked']} leak"
     )
-    summary = {"held": held, "stopped": stopped, "leaked": leaked, "total": total, "leaks": leaks}
+    summary = {
+        "held": held_all,
+        "stopped": k["stopped"] + u["stopped"],
+        "leaked": k["leaked"] + u["leaked"],
+        "total": total,
+        "knowable": {"held": k["held"], "stopped": k["stopped"], "leaked": k["leaked"], "total": k_total},
+        "unknowable": {
+            "held": u["held"],
+            "leaked": u["leaked"],
+            "total": u_total,
+            "values": len(unknown),
+            "peers": peer_counts,
+        },
+        "leaks": leaks,
+    }
     return lines, summary
+
+
+def unknowable_values(cells: list[planted.Cell]) -> list[planted.Cell]:
+    """The planted values no reader of the archive could know (no shape, no context anywhere)."""
+    return [c for c in cells if not c.knowable]
+
+
+def planted_peers(result: planted.PlantedResult) -> dict[str, list[bool] | None]:
+    """What the peers (``baseline.peers_on``) make of the strings the unknowable values stand in."""
+    unknown = unknowable_values(result.cells)
+    return baseline.peers_on([c.shown for c in unknown], [c.fragments for c in unknown])
 
 
 def corpus_folders(fresh: Path | None, more: tuple[Path | None, ...] = ()) -> list[tuple[str, str, Path]]:
@@ -353,7 +436,11 @@ def main() -> int:
     parser.add_argument(
         "--held-aside-too", action="store_true", help="--write-unlabelled: the held-aside half's too (for the labeller)"
     )
-    parser.add_argument("--no-baseline", action="store_true", help="skip detect-secrets")
+    parser.add_argument(
+        "--no-baseline",
+        action="store_true",
+        help="skip detect-secrets on the real half (the planted half's peers take a second: they always run)",
+    )
     parser.add_argument(
         "--held-totals-only",
         action="store_true",
@@ -382,7 +469,7 @@ def main() -> int:
         if args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
         result = run_planted(args)
-        lines, summary = planted_table(result)
+        lines, summary = planted_table(result, planted_peers(result))
         if args.json:
             out["planted"] = {
                 **summary,
@@ -398,13 +485,16 @@ def main() -> int:
             print(f"a real build of this archive would {verdict} ({len(result.scan_leaks)} output-scan hits)\n")
             for line in lines:
                 print(line)
-            print("\nleaking cells (files):")
-            for leak in summary["leaks"]:
-                offsets = f" offsets {leak['offsets']}" if leak["offsets"] else ""
-                print(
-                    f"  {leak['kind']} × {leak['place']}{offsets}: {leak['nfiles']} files,"
-                    f" e.g. {', '.join(leak['files'][:3])}"
-                )
+            for knowable, title in ((True, "leaking cells (files)"), (False, "no shape, no context anywhere")):
+                chosen = [leak for leak in summary["leaks"] if leak["knowable"] is knowable]
+                if chosen:
+                    print(f"\n{title}:")
+                for leak in chosen:
+                    offsets = f" offsets {leak['offsets']}" if leak["offsets"] else ""
+                    print(
+                        f"  {leak['kind']} × {leak['place']}{offsets}: {leak['nfiles']} files,"
+                        f" e.g. {', '.join(leak['files'][:3])}"
+                    )
     if args.json:
         print(json.dumps(out, indent=1, default=str))
     return 0

@@ -220,9 +220,15 @@ def cut_slug(slug: str, limit: int) -> str:
     if slug[limit] not in "-." and kept[-1] not in "-.":
         kept = kept[: max(kept.rfind("-"), kept.rfind(".")) + 1]
     parts = re.split(r"([-.])", kept.rstrip("-."))
-    while len(parts) > 1 and _RANDOM_PART.match(parts[-1]):
+    while len(parts) > 1 and (_RANDOM_PART.match(parts[-1]) or _short_after_random(parts)):
         del parts[-2:]
     return "".join(parts).rstrip("-.")
+
+
+def _short_after_random(parts: list[str]) -> bool:
+    """The last part is too short to judge and the one before it looks random: both may be one key's
+    (``SG.<id>.<body>``, whose body may hold ``-``: the cut can leave ``SG.<id>.Ab``)."""
+    return len(parts) > 3 and len(parts[-1]) < 6 and _RANDOM_PART.match(parts[-3]) is not None
 
 
 _UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")

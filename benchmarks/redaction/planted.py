@@ -24,6 +24,7 @@ import json
 import os
 import random
 import re
+import shutil
 import string
 import subprocess
 import sys
@@ -353,8 +354,41 @@ PLACES = (
 )
 TITLE_PLACE = "title"
 ID_PLACE = "id"
+# The same cuts with the value bare, its context in another session's file (``cat .env``):
+# known only archive-wide, through the build's second run (``pipeline/learned_elsewhere.py``).
+TITLE_KNOWN_PLACE = "title-known"
+ID_KNOWN_PLACE = "id-known"
+SESSION_PLACES = (TITLE_PLACE, ID_PLACE, TITLE_KNOWN_PLACE, ID_KNOWN_PLACE)  # (a session per cell)
+ALL_PLACES = (*PLACES, *SESSION_PLACES)
 TITLE_OFFSETS = 48  # the title is cut after 1, 2, … this many characters of the value
 ID_OFFSETS = (1, 2, 4, 8, 12, 16, 24, 32)
+TITLE_KNOWN_OFFSETS = (1, 2, 4, 8, 12, 16, 24, 32, 48)
+
+GLUED_MCP = "mcp__{}__run"
+GLUED_WORD = "The error was Type{}Error in the handler."
+
+# Kinds whose value, standing alone, is a random string of a common alphabet (base64, hex, a
+# UUID, letters and digits): no prefix or body tells it from the ids, hashes and slugs logs are
+# full of; only its context (``HEROKU_API_KEY=``, ``DB_PASSWORD=``, ``auth:``) names it. (The
+# other kinds carry a vendor prefix or a structure: ``ghp_``, ``AKIA``, a JWT, a key block.)
+SHAPELESS = frozenset(
+    {
+        "aws-secret-key",  # 40 characters of base64
+        "twilio-auth",  # 32 hex
+        "npm-uuid",  # a UUID
+        "heroku-env",
+        "heroku-output",
+        "dockerconfigjson",  # base64 (of JSON, but nothing says which)
+        "docker-auth",  # base64 of user:password
+        "kube-secret",  # base64 of a password
+        "env-password",  # 18 letters and digits
+        "postgres-url",  # 20
+        "curl-cookie",  # 32
+    }
+)
+# Places that show only the value, glued into a name or an id, and whose archive holds its context
+# nowhere: a shapeless value there cannot be told from any other id by anything reading the archive.
+BARE_PLACES = frozenset({"glued-mcp", "glued-word", ID_PLACE})
 
 
 @dataclass
@@ -365,6 +399,21 @@ class Cell:
     offset: int | None = None  # title/id: characters of the value before the cut
     files: set[str] = field(default_factory=set)
     scan: bool = False  # the build's output scan saw it (a real build would stop)
+
+    @property
+    def knowable(self) -> bool:
+        """Whether anything reading the archive can know this value is a secret: it has a vendor
+        shape, or its context stands somewhere in the archive."""
+        return self.kind not in SHAPELESS or self.place not in BARE_PLACES
+
+    @property
+    def shown(self) -> str:
+        """The string the value stands in, as a session shows it (what a peer is given)."""
+        if self.place == "glued-mcp":
+            return GLUED_MCP.format(self.plant.value)
+        if self.place == "glued-word":
+            return GLUED_WORD.format(self.plant.value)
+        return self.plant.line
 
     @property
     def fragments(self) -> list[str]:
@@ -469,15 +518,15 @@ def _place(s: Session, place: str, kind: str, p: Plant) -> None:
         command = f"{_with(p, _insert(p.value, chr(92) + chr(10)))} ./deploy.sh"
         s.tool("Bash", {"command": command, "description": "deploy"}, "deployed")
     elif place == "glued-mcp":
-        s.tool(f"mcp__{p.value}__run", {"query": "status"}, "ok")
+        s.tool(GLUED_MCP.format(p.value), {"query": "status"}, "ok")
     elif place == "glued-word":
-        s.assistant(f"The error was Type{p.value}Error in the handler.")
+        s.assistant(GLUED_WORD.format(p.value))
     elif place == "glued-known":
         # A value with no shape is known only by its context; a user who has it glued somewhere
         # has it in its context too (the .env it came from): the glued places, with that line.
         s.tool("Bash", {"command": "cat .env", "description": "show env"}, f"{p.line}\n")
-        s.tool(f"mcp__{p.value}__run", {"query": "status"}, "ok")
-        s.assistant(f"The error was Type{p.value}Error in the handler.")
+        s.tool(GLUED_MCP.format(p.value), {"query": "status"}, "ok")
+        s.assistant(GLUED_WORD.format(p.value))
     elif place == "zwj":
         s.user(f"Use this ({kind}):\n{_with(p, _insert(p.value, chr(0x200D)))}")
         s.assistant("Ok.")
@@ -517,11 +566,11 @@ def plant_archive(
     """Write a Claude Code archive under ``root`` with every cell planted; return the cells."""
     m = Maker(seed)
     kinds = kinds or list(KINDS)
-    places = places if places is not None else [*PLACES, TITLE_PLACE, ID_PLACE]
+    places = places if places is not None else list(ALL_PLACES)
     folder = root / "projects" / "-home-dev-app"
     cells: list[Cell] = []
     for place in places:
-        if place in (TITLE_PLACE, ID_PLACE):
+        if place in SESSION_PLACES:
             continue
         s = Session(f"{len(cells):08d}-1111-4111-8111-{place.encode().hex()[:12]:0<12}")
         s.user(f"Session about secrets in the {place} place.")
@@ -533,8 +582,8 @@ def plant_archive(
             _place(s, place, kind, plant)
             if other is not None:  # bare, in prose and glued, in a session of another file
                 other.user(f"The {kind} login still fails with {plant.value} as the value.")
-                other.tool(f"mcp__{plant.value}__run", {"query": "status"}, "ok")
-                other.assistant(f"The error was Type{plant.value}Error in the handler.")
+                other.tool(GLUED_MCP.format(plant.value), {"query": "status"}, "ok")
+                other.assistant(GLUED_WORD.format(plant.value))
         s.write(folder, s.sid)
         if other is not None:
             other.write(folder, other.sid)
@@ -574,7 +623,60 @@ def plant_archive(
                 s.write(folder, f"plant-id-{n:05d}")
                 core = plant.core if plant.core in bare else bare
                 cells.append(Cell(kind, ID_PLACE, Plant(raw, bare, core, plant.extra), k))
+        if TITLE_KNOWN_PLACE in places:
+            n = _title_known(m, folder, kind, n, cells)
+        if ID_KNOWN_PLACE in places:
+            n = _id_known(m, folder, kind, n, cells, id_offsets)
     return cells
+
+
+def _context(kind: str, place: str) -> Session:
+    """The session of another file that shows each value of ``kind`` at ``place`` in its context."""
+    s = Session(f"{zlib.crc32(f'{kind}/{place}'.encode()) % 10**8:08d}-5555-4555-8555-{place.encode().hex()[:12]:0<12}")
+    s.user(f"Show me the {kind} settings.")
+    return s
+
+
+def _title_known(m: Maker, folder: Path, kind: str, n: int, cells: list[Cell]) -> int:
+    """The first prompt shows the value bare at the title cut; another session has its context."""
+    context = _context(kind, TITLE_KNOWN_PLACE)
+    for k in TITLE_KNOWN_OFFSETS:
+        plant = KINDS[kind](m)
+        value = " ".join(plant.value.split())
+        if k >= len(value):
+            break
+        start = TITLE_CUT - k
+        prompt = _FILLER[: start - 1].rstrip().ljust(start - 1, "x") + " " + value + " is the one to use now."
+        n += 1
+        s = Session(f"{n:08d}-6666-4666-8666-000000000000")
+        s.user(prompt)
+        s.assistant("Ok.")
+        s.write(folder, s.sid)
+        context.tool("Bash", {"command": "cat .env", "description": "show env"}, f"{plant.line}\n")
+        cells.append(Cell(kind, TITLE_KNOWN_PLACE, Plant(prompt, value, plant.core, plant.extra), k))
+    context.write(folder, context.sid)
+    return n
+
+
+def _id_known(m: Maker, folder: Path, kind: str, n: int, cells: list[Cell], offsets: tuple[int, ...]) -> int:
+    """A session id holds the value at each offset of the id cut; another session has its context."""
+    context = _context(kind, ID_KNOWN_PLACE)
+    for k in offsets:
+        plant = KINDS[kind](m)
+        bare = plant.value.split("\n")[0] if "\n" in plant.value else plant.value
+        if k >= len(bare):
+            continue
+        raw = ("known-" + "0" * ID_CUT)[: ID_CUT - len(ID_PREFIX) - k - 1] + "-" + bare  # (not an id cell's id)
+        n += 1
+        s = Session(raw)
+        s.user(f"Session whose id holds a {kind} value known elsewhere.")
+        s.assistant("Ok.")
+        s.write(folder, f"plant-id-known-{n:05d}")
+        context.tool("Bash", {"command": "cat .env", "description": "show env"}, f"{plant.line}\n")
+        core = plant.core if plant.core in bare else bare
+        cells.append(Cell(kind, ID_KNOWN_PLACE, Plant(raw, bare, core, plant.extra), k))
+    context.write(folder, context.sid)
+    return n
 
 
 # --- the build ---------------------------------------------------------------------------
@@ -705,6 +807,8 @@ def run(workdir: Path | None = None, seed: int = 7, jobs: int = 2, **kw) -> Plan
     with tempfile.TemporaryDirectory(prefix="redact-planted-") as tmp:
         base = workdir or Path(tmp)
         archive, site, records = base / "archive", base / "site", base / "scan.json"
+        if archive.is_dir():  # (a kept archive of an earlier run: its files would be read too)
+            shutil.rmtree(archive)
         cells = plant_archive(archive, seed, **kw)
         done = build(archive, site, records, jobs)
         leaks = json.loads(records.read_text()) if records.exists() else []

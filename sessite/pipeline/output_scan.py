@@ -239,8 +239,7 @@ class _Taught:
 
     def __init__(self, values: Mapping[str, str]) -> None:
         self.learned = Learned()
-        for value, kind in values.items():
-            self.learned.note(kind, value)
+        self.learned.know(tuple(values.items()))  # (archive-wide: not one source's cap)
         self.may_hold = self.learned.may_hold()
 
     def replace(self, text: str) -> str:

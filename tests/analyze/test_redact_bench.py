@@ -74,3 +74,31 @@ def test_planted_half_on_a_tiny_archive(tmp_path):
     assert len(cells) == 4
     assert not cells["github-ghp", "prompt"].files  # a plain prompt holds a ghp_ token
     assert result.files > 0
+
+
+def test_planted_recall_counts_the_knowable_cells_and_tells_the_others_apart(tmp_path):
+    import redact_bench  # (benchmarks/redact_bench.py)
+
+    result = planted.run(
+        tmp_path, kinds=["github-ghp", "heroku-env"], places=["glued-mcp", "id-known"], jobs=1, id_offsets=(8,)
+    )
+    assert result.build_ok, result.build_output
+    cells = {(c.kind, c.place): c for c in result.cells}
+    assert not cells["heroku-env", "glued-mcp"].knowable  # a bare UUID in a tool name, its context nowhere
+    assert cells["heroku-env", "id-known"].knowable and cells["github-ghp", "glued-mcp"].knowable
+    assert cells["heroku-env", "glued-mcp"].files  # published as any id would be
+    assert not cells["heroku-env", "id-known"].files  # its context in another session's file: found there
+    peers = {"a peer": [False]}  # (one flag per unknowable value)
+    lines, summary = redact_bench.planted_table(result, peers)
+    assert summary["knowable"] == {"held": 3, "stopped": 0, "leaked": 0, "total": 3}
+    assert summary["unknowable"] == {
+        "held": 0,
+        "leaked": 1,
+        "total": 1,
+        "values": 1,
+        "peers": {"a peer": {"values": 0, "cells": 0, "of_values": 1}},
+    }
+    text = "\n".join(lines)
+    assert "planted recall: 3/3 knowable cells held = 1.000" in text
+    assert "1 cells hold a value with no shape and no context anywhere (1 kinds × glued-mcp; 1 values)" in text
+    assert "a peer 0/1 values (0 cells)" in text

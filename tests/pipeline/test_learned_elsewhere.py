@@ -6,7 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from helpers import parse_html, scan_site
+
 import sessite.pipeline.pipeline as pipeline
+from sessite.analyze.redact import learned
 from sessite.config import SiteConfig
 from sessite.pipeline import build
 
@@ -101,3 +104,31 @@ def test_the_cache_remembers_it_and_a_build_without_it_would_have_leaked(tmp_pat
     assert not clean.published
     assert any("redacted in another session" in line for line in clean.leaks)
     assert all(PASSWORD not in line for line in clean.leaks)
+
+
+# Values with no shape: only `DB_PASSWORD=` in their own session says what they are.
+TAUGHT = ("Qz7wXk2mPv9L", "Hm3TqLw8rY5c", "Tc5nJp4WqB8xKd2R")
+
+
+def test_every_learnt_value_is_known_past_one_sources_cap_in_ids_and_titles(tmp_path, monkeypatch):
+    """Each source may learn only so many values (``learned._MAX_VALUES``); what the whole archive
+    learnt is not one source's learning: all of it is looked for and redacted, in prose, in a
+    title cut across the value and in a session id (whose page and file names are derived from it)."""
+    monkeypatch.setattr(learned, "_MAX_VALUES", 2)  # (the archive learns 3: one more than the cap)
+    archive = tmp_path / "archive"
+    project = archive / "claude-code" / "-home-dev-app"
+    for n, value in enumerate(TAUGHT, 1):
+        _session(project, f"{n}1111111-aaaa-4bbb-8ccc-00000000000{n}", [f"Add this to .env:\nDB_PASSWORD={value}\n"])
+    filler = ("please look at the deployment settings of the staging pipeline again " * 2)[:95]
+    bare = f"run-{TAUGHT[2]}"  # (the id: `claude_code-run-<value>`, the value bare in it)
+    _session(project, bare, [f"{filler} {TAUGHT[1]} and then {TAUGHT[0]} was the other one."])
+    site = tmp_path / "site"
+    report = build(SiteConfig(archive=archive, output=site, jobs=1, cache_dir=tmp_path / "cache"))
+    assert report.published and not report.leaks
+
+    pieces = {value: [value[i : i + 8].lower() for i in range(len(value) - 7)] for value in TAUGHT}
+    assert scan_site(site, pieces) == {}  # no 8 characters of any, in any file or file name
+    pages = sorted((site / "sessions").glob("claude_code-run-*.html"))
+    assert len(pages) == 1, sorted(p.name for p in (site / "sessions").iterdir())
+    text = parse_html(pages[0]).get_text(" ")
+    assert "[REDACTED:" in text and "was the other one" in text

@@ -58,8 +58,7 @@ class Redactor(TextRedactor):
         ``personal``), except what ``pii_allow`` keeps. ``known``: (value, kind) pairs learnt in
         other sources of the archive, replaced wherever they stand here too."""
         super().__init__(extra, allow, Personal(pii_allow, local_home()) if pii else None)
-        for value, kind in known:
-            self.learned.note(kind, value)
+        self.learned.know(tuple(known))
         self._names: dict[str, bool] = {}
         self._settings = (tuple(extra), tuple(allow))
         self._seams: TextRedactor | None = None
