@@ -86,6 +86,18 @@ def test_look_alikes_are_left_as_written(text):
     assert Redactor().text(text) == text
 
 
+@pytest.mark.parametrize("escape", ["\\n", "\\r\\n", "\\t"])
+def test_a_name_after_an_escaped_line_break_is_read_without_the_escape(escape):
+    """Tool output kept as escaped JSON writes ``…\\nDB_PASSWORD=…``: the name is ``DB_PASSWORD``, an
+    upper-case env name whose value is a literal even when it reads like a camelCase word with two
+    digits (``nDB_PASSWORD`` was taken for a code name, and such a value for a variable)."""
+    password = "bqJD6Z1XXKCtRfTLsS"
+    text = json.dumps({"output": f"ok\nDB_USER=app\nDB_PASSWORD={password}\n"})[1:-1].replace("\\n", escape)
+    assert password not in Redactor().text(text)
+    code = f"ok{escape}password=userName{escape}token=getToken"
+    assert Redactor().text(code) == code
+
+
 def test_the_output_of_a_token_printing_call_is_redacted():
     """The call and its result are two events: the result is a bare UUID, known by its call."""
     events = (

@@ -131,7 +131,12 @@ _NAME_BEFORE = re.compile(r"[A-Za-z0-9_.\-]*\Z")
 def _whole_name(text: str, end: int) -> str:
     """The name that ends at ``end`` (``DB_PASSWORD``, ``config.api_key``), at most 80 characters back."""
     found = _NAME_BEFORE.search(text, max(0, end - 80), end)
-    return found.group(0).lstrip(".-") if found else ""
+    if not found:
+        return ""
+    name = found.group(0)
+    if found.start() > 0 and text[found.start() - 1] == "\\" and name[:1] in ("n", "r", "t"):
+        name = name[1:]  # (``…\nDB_PASSWORD=`` in escaped JSON: that n is a line break's, not the name's)
+    return name.lstrip(".-")
 
 
 def _quoted(text: str, start: int) -> bool:
