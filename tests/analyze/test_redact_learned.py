@@ -45,3 +45,17 @@ def test_values_known_archive_wide_do_not_use_up_a_sources_own_cap(monkeypatch):
         table.note("env-password", value)
     assert set(known) <= set(table.kinds)
     assert [v for v in own if v in table.kinds] == own[:2]  # this source's own: two, its cap
+
+
+def test_a_password_of_letters_alone_is_learnt_where_it_looks_random():
+    """A password of letters alone (``KnVgJTPankmamnLAGR`` in a ``.env``) is found again where the
+    session repeats it bare; a name made of words, camelCase or not, is never learnt."""
+    from sessite.analyze.redact import Redactor
+
+    password = "KnVgJTPankmamnLAGR"
+    redactor = Redactor()
+    assert password not in redactor.text(f"DB_USER=app\nDB_PASSWORD={password}\n")
+    spread = redactor.learned.replace(f"log in with {password} again", Counter())
+    assert spread == "log in with [REDACTED:secret-assignment] again"
+    for name in ("getUserNameFromDb", "XMLHttpRequest", "IsAThingOfBeauty", "kubectlGetPodsInNamespace"):
+        assert not learned.learnable(name)

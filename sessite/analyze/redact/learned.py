@@ -39,6 +39,12 @@ _MAX_KNOWN = 50_000
 _SET_SIZE = 2_000  # values per compiled literal set: 20,000 in one fall back to substring tests (5 s a page)
 _FEW = 16  # a source with more distinct secrets than this learns no more
 _MIXED = re.compile(r"[0-9].*[A-Za-z]|[A-Za-z].*[0-9]|[^A-Za-z0-9_\s]", re.S)
+# Letters alone, mixed as no word or camelCase name is (``KnVgJTPankmamnLAGR``): long, the case
+# switching often, few vowels (a fifth of random letters are; a third or more of words').
+_CASE_SWITCH = re.compile(r"[a-z](?=[A-Z])|[A-Z](?=[a-z])")
+_RANDOM_LETTERS_CHARS = 12
+_MIN_SWITCHES = 4
+_MAX_VOWELS = 0.25
 _PLAIN_NAME = re.compile(r"[A-Za-z_]+[0-9]{0,2}|[0-9]+|[A-Za-z0-9_.]+\.[a-z]{2,4}")
 # Kinds that are not credentials (personal data has its own learning: see ``personal``).
 _NOT_LEARNT = frozenset({"home", "user", "email", "host", "ip-address", "credit-card", "us-ssn"})
@@ -194,7 +200,13 @@ def learnable(value: str) -> bool:
         and "REDACTED" not in value
         and not value.isspace()
         and "\n" not in value
-        and _MIXED.search(value) is not None
-        and _PLAIN_NAME.fullmatch(value) is None
+        and (_random_letters(value) or (_MIXED.search(value) is not None and _PLAIN_NAME.fullmatch(value) is None))
         and len(set(value)) >= 5  # (a rule of === or ---, a row of ***: never a credential)
     )
+
+
+def _random_letters(value: str) -> bool:
+    if len(value) < _RANDOM_LETTERS_CHARS or not value.isascii() or not value.isalpha():
+        return False
+    vowels = sum(char in "aeiouAEIOU" for char in value)
+    return vowels <= _MAX_VOWELS * len(value) and len(_CASE_SWITCH.findall(value)) >= _MIN_SWITCHES
