@@ -57,5 +57,6 @@ def test_a_password_of_letters_alone_is_learnt_where_it_looks_random():
     assert password not in redactor.text(f"DB_USER=app\nDB_PASSWORD={password}\n")
     spread = redactor.learned.replace(f"log in with {password} again", Counter())
     assert spread == "log in with [REDACTED:secret-assignment] again"
-    for name in ("getUserNameFromDb", "XMLHttpRequest", "IsAThingOfBeauty", "kubectlGetPodsInNamespace"):
+    assert learned.learnable("gXieqThTzvvDmBQHp8")  # (letters and a digit: a name's shape otherwise)
+    for name in ("getUserNameFromDb", "XMLHttpRequest", "IsAThingOfBeauty", "kubectlGetPodsInNamespace", "userName12"):
         assert not learned.learnable(name)

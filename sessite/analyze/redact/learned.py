@@ -206,6 +206,9 @@ def learnable(value: str) -> bool:
 
 
 def _random_letters(value: str) -> bool:
+    """Letters that look random, maybe with a digit or two after them (``gXieqThTzvvDmBQHp8``: a
+    name's shape, ``_PLAIN_NAME``, which such letters do not make one)."""
+    value = value.rstrip("0123456789") if len(value) - len(value.rstrip("0123456789")) <= 2 else value
     if len(value) < _RANDOM_LETTERS_CHARS or not value.isascii() or not value.isalpha():
         return False
     vowels = sum(char in "aeiouAEIOU" for char in value)
