@@ -51,9 +51,9 @@ whole, and so is ``--fresh3`` (corpus ``fresh3``). ``--fresh4`` (default ``/work
 corpus ``fresh4``: Claude Code from InvictusAutomation/oc-admin-home-shared, deder01/config_files,
 dphaener/dotfiles, borja-rojo-ilvento/dotfiles, fabien-lessirard/dotfiles,
 Schofield90/atlas-fitness-onboarding, DougSmith255/saabuildingblocks-platform, caochitam/aos,
-K3RN-LABS/k3rn.labs; Codex
-from AnNguyen2023/vn-stock-portfolio, LeroySalih/planner-004; Gemini from Sm1tee/dotfiles) was
-fetched and labelled by someone who does not change the rules and is held aside as a whole.
+K3RN-LABS/k3rn.labs; Codex from AnNguyen2023/vn-stock-portfolio, LeroySalih/planner-004; Gemini
+from Sm1tee/dotfiles) was fetched and labelled by someone who does not change the rules and is
+held aside as a whole.
 Whoever changes the rules may read and tune on the tuning half and the planted half; they must
 not look at the held-aside findings or logs to tune, only at its totals (``--held-totals-only``
 prints only the held-aside half's total line). Under each half's table:
