@@ -2,7 +2,8 @@
 """Redaction benchmark: how well ``sessite.analyze.redact.Redactor`` hides secrets without
 mangling ordinary text, on hand-labelled real logs and on planted secrets through a real build.
 
-    python benchmarks/redact_bench.py [--real] [--planted] [--fresh DIR] [--fresh2 DIR] [--json]
+    python benchmarks/redact_bench.py [--real] [--planted] [--fresh DIR] [--fresh2 DIR] [--fresh3 DIR]
+                                      [--fresh4 DIR] [--json]
                                       [--labels FILE] [--write-unlabelled FILE] [--no-baseline]
                                       [--held-totals-only]
     python benchmarks/redact_bench.py --builds     # does a real build of each corpus publish?
@@ -51,9 +52,16 @@ HillviewCap/Personal_AI_Infrastructure, SudarshanVK/dotfiles, JamesTiberiusKirk/
 Trollz1004/OMEGA-public; Codex from Python-AI-Solutions/agentic-neurodata-conversion,
 Fegor/Basic-Rootkit, MoonLadderStudios/MoonMind, EricOo0/stock-trading-platform,
 PantherianCodeX/udocket.com; its SOURCES.tsv names each file's commit) is tuning material as a
-whole. Whoever changes the rules may read and tune on the tuning half and the planted half;
-they must not look at the held-aside findings or logs to tune, only at its totals
-(``--held-totals-only`` prints only the held-aside half's total line). Under each half's table:
+whole, and so is ``--fresh3`` (corpus ``fresh3``). ``--fresh4`` (default ``/work/fresh/redact4``,
+corpus ``fresh4``: Claude Code from InvictusAutomation/oc-admin-home-shared, deder01/config_files,
+dphaener/dotfiles, borja-rojo-ilvento/dotfiles, fabien-lessirard/dotfiles,
+Schofield90/atlas-fitness-onboarding, DougSmith255/saabuildingblocks-platform, caochitam/aos,
+K3RN-LABS/k3rn.labs; Codex from AnNguyen2023/vn-stock-portfolio, LeroySalih/planner-004; Gemini
+from Sm1tee/dotfiles) was fetched and labelled by someone who does not change the rules and is
+held aside as a whole.
+Whoever changes the rules may read and tune on the tuning half and the planted half; they must
+not look at the held-aside findings or logs to tune, only at its totals (``--held-totals-only``
+prints only the held-aside half's total line). Under each half's table:
 the share of the false positives labelled so far that the current rules leave as written.
 
 Labelling new redactions
@@ -123,23 +131,28 @@ FRESH2 = Path("/work/fresh/redact2")
 # A third batch (corpus "fresh3"), fetched and labelled after the rules of that round were written
 # and not tuned on since: its precision is a check of how the fixes generalise.
 FRESH3 = Path("/work/fresh/redact3")
+# A fourth batch (corpus "fresh4"), fetched and labelled by someone who does not change the rules:
+# all of it is held aside, so its precision is the honest figure for logs nobody tuned on.
+FRESH4 = Path("/work/fresh/redact4")
+HELD_CORPORA = ("fresh4",)
 HALVES = ("tuning", "held-aside")
 
 
 def half(corpus: str, source: str) -> str:
+    if corpus in HELD_CORPORA:
+        return "held-aside"
     if corpus != "fresh":
         return "tuning"
     return "tuning" if source.startswith(tuple(f + "/" for f in TUNING_FRESH)) else "held-aside"
 
 
-def corpora(fresh: Path | None, fresh2: Path | None = None, fresh3: Path | None = None) -> list[tuple[str, Path]]:
+def corpora(
+    fresh: Path | None, fresh2: Path | None = None, fresh3: Path | None = None, fresh4: Path | None = None
+) -> list[tuple[str, Path]]:
     out = [(name, SHARED / name) for name in ("real", "real-agents") if (SHARED / name).is_dir()]
-    if fresh is not None and fresh.is_dir():
-        out.append(("fresh", fresh))
-    if fresh2 is not None and fresh2.is_dir():
-        out.append(("fresh2", fresh2))
-    if fresh3 is not None and fresh3.is_dir():
-        out.append(("fresh3", fresh3))
+    for name, root in (("fresh", fresh), ("fresh2", fresh2), ("fresh3", fresh3), ("fresh4", fresh4)):
+        if root is not None and root.is_dir():
+            out.append((name, root))
     return out
 
 
@@ -169,7 +182,7 @@ def run_real(args: argparse.Namespace) -> dict:
     ran = []
     use_baseline = not args.no_baseline and baseline.available()
     started = time.perf_counter()
-    for name, root in corpora(args.fresh, args.fresh2, args.fresh3):
+    for name, root in corpora(args.fresh, args.fresh2, args.fresh3, args.fresh4):
         ran.append(name)
         f, n, k = corpus_findings(name, root)
         found += f
@@ -377,15 +390,17 @@ def planted_peers(result: planted.PlantedResult) -> dict[str, list[bool] | None]
 
 def corpus_folders(fresh: Path | None, more: tuple[Path | None, ...] = ()) -> list[tuple[str, str, Path]]:
     """(half, name, folder) of every corpus as one archive: the shared ones, each fetched repository
-    (``more``: the later batches, ``--fresh2`` and ``--fresh3``, all tuning)."""
+    (``more``: the later batches ``--fresh2``, ``--fresh3``, ``--fresh4``, in that order; each in the
+    half ``half()`` gives its corpus)."""
     out = [("tuning", name, folder) for name, folder in corpora(None)]
     if fresh is not None and fresh.is_dir():
         for folder in sorted(p for p in fresh.glob("*/*") if p.is_dir()):
             name = folder.relative_to(fresh).as_posix()
             out.append((half("fresh", name + "/"), name, folder))
-    for batch in more:
+    for corpus, batch in zip(("fresh2", "fresh3", "fresh4"), more, strict=False):
         if batch is not None and batch.is_dir():
-            out += [("tuning", f"{batch.name}/{p.name}", p) for p in sorted(batch.iterdir()) if p.is_dir()]
+            which = half(corpus, "")
+            out += [(which, f"{batch.name}/{p.name}", p) for p in sorted(batch.iterdir()) if p.is_dir()]
     return out
 
 
@@ -431,6 +446,9 @@ def main() -> int:
     parser.add_argument(
         "--fresh3", type=Path, default=FRESH3 if FRESH3.is_dir() else None, help="a validation batch (tuning half)"
     )
+    parser.add_argument(
+        "--fresh4", type=Path, default=FRESH4 if FRESH4.is_dir() else None, help="a held-aside batch (held-aside half)"
+    )
     parser.add_argument("--labels", type=Path, default=LABELS)
     parser.add_argument("--write-unlabelled", type=Path, help="write label stubs for unlabelled findings here")
     parser.add_argument(
@@ -454,7 +472,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     if args.builds:
-        print_builds(args.fresh, (args.fresh2, args.fresh3))
+        print_builds(args.fresh, (args.fresh2, args.fresh3, args.fresh4))
         return 0
     if not args.real and not args.planted:
         args.real = args.planted = True

@@ -22,7 +22,7 @@ def test_labels_are_well_formed():
     assert len(labels) > 100
     keys = set()
     for x in labels:
-        assert x.corpus in ("real", "real-agents", "fresh", "fresh2", "fresh3")
+        assert x.corpus in ("real", "real-agents", "fresh", "fresh2", "fresh3", "fresh4")
         assert re.fullmatch(r"[0-9a-f]{64}", x.sha)
         assert x.label in (TRUE, FALSE), x
         assert x.why
@@ -65,6 +65,22 @@ def test_real_half_on_a_tiny_archive(tmp_path):
     assert found and key not in found[0].context
     rows, total, unlabelled = score(match(findings, []))
     assert total.made >= 1 and total.unlabelled == total.made and unlabelled
+
+
+def test_the_fourth_batch_counts_in_the_held_aside_half(tmp_path):
+    """fresh4 was labelled by someone who does not tune: its findings, its labels and its builds
+    count in the held-aside half, which --held-totals-only shows as one total line."""
+    import redact_bench
+
+    assert redact_bench.half("fresh4", "owner_repo/.claude/projects/p/s.jsonl") == "held-aside"
+    assert redact_bench.half("fresh3", "owner_repo/.claude/projects/p/s.jsonl") == "tuning"
+    batch = tmp_path / "redact4"
+    (batch / "owner_repo").mkdir(parents=True)
+    assert redact_bench.corpora(None, fresh4=batch)[-1] == ("fresh4", batch)
+    folders = redact_bench.corpus_folders(None, (None, None, batch))
+    assert ("held-aside", "redact4/owner_repo", batch / "owner_repo") in folders
+    labels = [x for x in load_labels(LABELS) if x.corpus == "fresh4"]
+    assert labels and all(redact_bench.half(x.corpus, x.source) == "held-aside" for x in labels)
 
 
 def test_planted_half_on_a_tiny_archive(tmp_path):
