@@ -52,7 +52,7 @@ def check_command(
     masked, counts by kind) and whether the build's scan of its own output would pass;
     publishes nothing.
 
-    Exits 1 when anything would be redacted or would stop a build, 0 when clean, 2 when the
+    Exits 1 when anything would be redacted or only the output scan sees it, 0 when clean, 2 when the
     settings cannot be used.
     """
     config = SiteConfig(archive=archive, output=None, redact_pii=redact_pii, jobs=jobs, progress=False)

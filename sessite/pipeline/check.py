@@ -6,7 +6,8 @@ build; what the Redactor replaced is told by comparing each session with its red
 copy (``findings``), minus what ``exclude_sessions`` and ``hide_events`` leave out. Then,
 unless asked to be quick, each session's page and downloads are rendered as the build's
 workers render them, into a temporary folder, and scanned as the build scans its output
-(``output_scan``): a hit there is what would stop a build from publishing.
+(``output_scan``): a hit there is a value redaction misses, which a build redacts everywhere
+and builds again for, or stops on (``learned_elsewhere``).
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ class CheckReport:
             out.append(f"[{number}] {f}")
             if f.context:
                 out.append(f"      {f.context}")
-        out += [f"{leak} (would stop a build: redaction misses it)" for leak in self.leaks]
+        out += [f"{leak} (redaction misses it: a build redacts it everywhere and builds again)" for leak in self.leaks]
         out.append(self.summary())
         return out
 
@@ -91,7 +92,7 @@ class CheckReport:
             kinds = ", ".join(f"{kind} {n}" for kind, n in self.counts().most_common())
             parts.append(f"{total} value{'s' if total != 1 else ''} would be redacted ({kinds})")
         if self.leaks:
-            parts.append(f"{len(self.leaks)} in the rendered pages would survive redaction and stop a build")
+            parts.append(f"{len(self.leaks)} in the rendered pages would survive redaction (a build would run twice)")
         return head + "; ".join(parts)
 
     def as_json(self) -> dict[str, Any]:

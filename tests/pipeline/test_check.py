@@ -136,10 +136,10 @@ def test_what_would_stop_a_build_is_listed(planted, monkeypatch):
     result = _check(str(archive))
     assert result.exit_code == 1
     assert (
-        f"sessions/{CLAUDE}.html: anthropic-key (sk-ant-api03-…[61 chars]) (would stop a build: redaction misses it)"
-        in result.output.splitlines()
+        f"sessions/{CLAUDE}.html: anthropic-key (sk-ant-api03-…[61 chars]) "
+        "(redaction misses it: a build redacts it everywhere and builds again)" in result.output.splitlines()
     )
-    assert "would survive redaction and stop a build" in result.output.splitlines()[-1]
+    assert "would survive redaction (a build would run twice)" in result.output.splitlines()[-1]
 
 
 def test_settings_errors_exit_2(tmp_path):
