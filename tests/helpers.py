@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import gzip
 import html
+import json
 import os
 import re
 import shutil
@@ -195,3 +196,29 @@ def message_texts() -> list[str]:
         for claim in discover([root], problems).claims:
             texts += [e.text for s in claim.read(problems) for e in walk(s.events) if e.text]
     return texts
+
+
+def write_claude_session(folder: Path, session_id: str, prompts: list[str]) -> None:
+    """A Claude Code session file in ``folder``: each prompt a user turn, answered "Done (n)."."""
+    lines = []
+    parent = None
+    for n, prompt in enumerate(prompts):
+        for role, text in (("user", prompt), ("assistant", f"Done ({n}).")):
+            uuid = f"{session_id[:8]}-0000-4000-8000-{len(lines):012d}"
+            message: dict[str, Any] = {"role": role, "content": text}
+            if role == "assistant":
+                message = {"role": role, "model": "claude-sonnet-4-5", "content": [{"type": "text", "text": text}]}
+            lines.append(
+                {
+                    "type": role,
+                    "uuid": uuid,
+                    "parentUuid": parent,
+                    "sessionId": session_id,
+                    "timestamp": f"2026-10-0{1 + len(lines) // 10}T10:{len(lines):02d}:00Z",
+                    "cwd": "/home/dev/app",
+                    "message": message,
+                }
+            )
+            parent = uuid
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{session_id}.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines), "utf-8")

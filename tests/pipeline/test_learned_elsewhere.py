@@ -3,10 +3,9 @@ the build sees it in the other's page, builds again knowing it, and its cache re
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from helpers import parse_html, scan_site
+from helpers import parse_html, scan_site, write_claude_session
 
 import sessite.pipeline.pipeline as pipeline
 from sessite.analyze.redact import learned
@@ -17,36 +16,13 @@ PASSWORD = "Vq7-plover-Zk2x!"  # no shape of its own: only `DB_PASSWORD=` says w
 OTHER = "Hd4-quartz-Mw9p?"  # never in a credential context: stays as written
 
 
-def _session(folder: Path, session_id: str, prompts: list[str]) -> None:
-    lines = []
-    parent = None
-    for n, prompt in enumerate(prompts):
-        for role, text in (("user", prompt), ("assistant", f"Done ({n}).")):
-            uuid = f"{session_id[:8]}-0000-4000-8000-{len(lines):012d}"
-            message: dict = {"role": role, "content": text}
-            if role == "assistant":
-                message = {"role": role, "model": "claude-sonnet-4-5", "content": [{"type": "text", "text": text}]}
-            lines.append(
-                {
-                    "type": role,
-                    "uuid": uuid,
-                    "parentUuid": parent,
-                    "sessionId": session_id,
-                    "timestamp": f"2026-10-0{1 + len(lines) // 10}T10:{len(lines):02d}:00Z",
-                    "cwd": "/home/dev/app",
-                    "message": message,
-                }
-            )
-            parent = uuid
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{session_id}.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines), "utf-8")
-
-
 def _archive(root: Path) -> Path:
     archive = root / "archive"
     project = archive / "claude-code" / "-home-dev-app"
-    _session(project, "11111111-aaaa-4bbb-8ccc-000000000001", [f"Add this to .env:\nDB_PASSWORD={PASSWORD}\n"])
-    _session(
+    write_claude_session(
+        project, "11111111-aaaa-4bbb-8ccc-000000000001", [f"Add this to .env:\nDB_PASSWORD={PASSWORD}\n"]
+    )
+    write_claude_session(
         project,
         "22222222-aaaa-4bbb-8ccc-000000000002",
         [f"The staging login still fails with {PASSWORD} as the password, and {OTHER} is the build tag."],
@@ -118,10 +94,12 @@ def test_every_learnt_value_is_known_past_one_sources_cap_in_ids_and_titles(tmp_
     archive = tmp_path / "archive"
     project = archive / "claude-code" / "-home-dev-app"
     for n, value in enumerate(TAUGHT, 1):
-        _session(project, f"{n}1111111-aaaa-4bbb-8ccc-00000000000{n}", [f"Add this to .env:\nDB_PASSWORD={value}\n"])
+        write_claude_session(
+            project, f"{n}1111111-aaaa-4bbb-8ccc-00000000000{n}", [f"Add this to .env:\nDB_PASSWORD={value}\n"]
+        )
     filler = ("please look at the deployment settings of the staging pipeline again " * 2)[:95]
     bare = f"run-{TAUGHT[2]}"  # (the id: `claude_code-run-<value>`, the value bare in it)
-    _session(project, bare, [f"{filler} {TAUGHT[1]} and then {TAUGHT[0]} was the other one."])
+    write_claude_session(project, bare, [f"{filler} {TAUGHT[1]} and then {TAUGHT[0]} was the other one."])
     site = tmp_path / "site"
     report = build(SiteConfig(archive=archive, output=site, jobs=1, cache_dir=tmp_path / "cache"))
     assert report.published and not report.leaks

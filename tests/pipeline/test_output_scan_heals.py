@@ -8,14 +8,13 @@ the settings know (``redact_known``) are still replaced wherever they stand, as 
 
 from __future__ import annotations
 
-import json
 import random
 import string
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import scan_site
+from helpers import scan_site, write_claude_session
 
 import sessite.pipeline.pipeline as pipeline
 import sessite.pipeline.worker as worker
@@ -34,36 +33,11 @@ SECOND = "22222222-aaaa-4bbb-8ccc-000000000002"
 PAGE = f"sessions/claude_code-{SECOND}.html"
 
 
-def _session(folder: Path, session_id: str, prompts: list[str]) -> None:
-    lines = []
-    parent = None
-    for n, prompt in enumerate(prompts):
-        for role, text in (("user", prompt), ("assistant", f"Done ({n}).")):
-            uuid = f"{session_id[:8]}-0000-4000-8000-{len(lines):012d}"
-            message: dict = {"role": role, "content": text}
-            if role == "assistant":
-                message = {"role": role, "model": "claude-sonnet-4-5", "content": [{"type": "text", "text": text}]}
-            lines.append(
-                {
-                    "type": role,
-                    "uuid": uuid,
-                    "parentUuid": parent,
-                    "sessionId": session_id,
-                    "timestamp": f"2026-10-0{1 + len(lines) // 10}T10:{len(lines):02d}:00Z",
-                    "cwd": "/home/dev/app",
-                    "message": message,
-                }
-            )
-            parent = uuid
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{session_id}.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines), "utf-8")
-
-
 def _archive(root: Path, secret: str) -> Path:
     archive = root / "archive"
     project = archive / "claude-code" / "-home-dev-app"
-    _session(project, "11111111-aaaa-4bbb-8ccc-000000000001", ["Set up the deploy script."])
-    _session(project, SECOND, [f"Use this one for the staging box:\n\n{secret}\n\nthen restart it."])
+    write_claude_session(project, "11111111-aaaa-4bbb-8ccc-000000000001", ["Set up the deploy script."])
+    write_claude_session(project, SECOND, [f"Use this one for the staging box:\n\n{secret}\n\nthen restart it."])
     return archive
 
 
