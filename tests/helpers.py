@@ -222,3 +222,20 @@ def write_claude_session(folder: Path, session_id: str, prompts: list[str]) -> N
             parent = uuid
     folder.mkdir(parents=True, exist_ok=True)
     (folder / f"{session_id}.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines), "utf-8")
+
+
+def count_build_runs(monkeypatch: Any) -> list[tuple[tuple[str, str], ...]]:
+    """The ``redact_known`` of each run of the build from now on (one entry per ``_BuildRun.start``:
+    a build that learns a secret elsewhere, or heals what its output scan saw, runs twice)."""
+    from sessite.pipeline import pipeline
+
+    runs: list[tuple[tuple[str, str], ...]] = []
+    start = pipeline._BuildRun.start.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: Any, config: Any, *args: Any, **kwargs: Any) -> Any:
+        run = start(cls, config, *args, **kwargs)
+        runs.append(run.config.redact_known)
+        return run
+
+    monkeypatch.setattr(pipeline._BuildRun, "start", classmethod(counted))
+    return runs

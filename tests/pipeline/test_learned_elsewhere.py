@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import parse_html, scan_site, write_claude_session
+from helpers import count_build_runs, parse_html, scan_site, write_claude_session
 
 import sessite.pipeline.pipeline as pipeline
 from sessite.analyze.redact import learned
@@ -59,15 +59,7 @@ def test_the_cache_remembers_it_and_a_build_without_it_would_have_leaked(tmp_pat
     archive = _archive(tmp_path)
     site, cache = tmp_path / "site", tmp_path / "cache"
     assert build(SiteConfig(archive=archive, output=site, jobs=1, cache_dir=cache)).published
-    runs: list[tuple[tuple[str, str], ...]] = []
-    start = pipeline._BuildRun.start.__func__  # type: ignore[attr-defined]
-
-    def counted(cls, config, *args, **kwargs):
-        run = start(cls, config, *args, **kwargs)
-        runs.append(run.config.redact_known)
-        return run
-
-    monkeypatch.setattr(pipeline._BuildRun, "start", classmethod(counted))
+    runs = count_build_runs(monkeypatch)
     (archive / "claude-code" / "-home-dev-app" / "note.txt").write_text("unrelated", "utf-8")
     report = build(SiteConfig(archive=archive, output=site, jobs=1, cache_dir=cache))
     assert report.published and PASSWORD not in _site_text(site)

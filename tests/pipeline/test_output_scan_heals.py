@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import scan_site, write_claude_session
+from helpers import count_build_runs, scan_site, write_claude_session
 
-import sessite.pipeline.pipeline as pipeline
 import sessite.pipeline.worker as worker
 from sessite.analyze.redact import Redactor
 from sessite.cli import main
@@ -61,20 +60,6 @@ def _needles(secret: str) -> dict[str, list[str]]:
     return {"secret": [piece[i : i + 12].lower() for piece in pieces for i in range(0, len(piece) - 11, 6)]}
 
 
-def _starts(monkeypatch) -> list[tuple[tuple[str, str], ...]]:
-    """The redact_known of each build run (one entry per _BuildRun.start)."""
-    runs: list[tuple[tuple[str, str], ...]] = []
-    start = pipeline._BuildRun.start.__func__  # type: ignore[attr-defined]
-
-    def counted(cls, config, *args, **kwargs):
-        run = start(cls, config, *args, **kwargs)
-        runs.append(run.config.redact_known)
-        return run
-
-    monkeypatch.setattr(pipeline._BuildRun, "start", classmethod(counted))
-    return runs
-
-
 @pytest.mark.parametrize(
     ("secret", "kind", "preview"),
     [
@@ -87,7 +72,7 @@ def test_a_value_only_the_output_scan_saw_is_redacted_everywhere(tmp_path, monke
     archive = _archive(tmp_path, secret)
     site, cache = tmp_path / "site", tmp_path / "cache"
     monkeypatch.setattr(worker, "Redactor", _blind(secret, spread_too=False))
-    runs = _starts(monkeypatch)
+    runs = count_build_runs(monkeypatch)
     result = CliRunner().invoke(
         main, ["build", str(archive), "-o", str(site), "-q", "-j", "1", "--cache-dir", str(cache)]
     )
@@ -114,7 +99,7 @@ def test_what_a_second_build_still_finds_stops_the_publish(tmp_path, monkeypatch
     before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
     (archive / "claude-code" / "-home-dev-app" / "note.txt").write_text("unrelated", "utf-8")
     monkeypatch.setattr(worker, "Redactor", _blind(ANTHROPIC, spread_too=True))
-    runs = _starts(monkeypatch)
+    runs = count_build_runs(monkeypatch)
     report = build(SiteConfig(archive=archive, output=site, jobs=1, cache_dir=tmp_path / "cache", clean=True))
     assert not report.published and len(runs) == 2  # tried once more, then stopped: never a third
     assert f"{PAGE}: anthropic-key (sk-ant-api03-…[{len(ANTHROPIC) - 13} chars])" in report.leaks
@@ -128,7 +113,7 @@ def test_a_finding_with_nothing_to_look_for_stops_at_once(tmp_path, monkeypatch)
     match) is not healed: one build, stopped."""
     archive = _archive(tmp_path, "the code is QZ-417")
     monkeypatch.setattr(worker, "Redactor", _blind("QZ-417", spread_too=True))
-    runs = _starts(monkeypatch)
+    runs = count_build_runs(monkeypatch)
     config = SiteConfig(archive=archive, output=tmp_path / "site", jobs=1, redact_patterns=(("ticket", r"QZ-\d+"),))
     report = build(config)
     assert not report.published and len(runs) == 1
