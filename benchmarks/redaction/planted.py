@@ -378,7 +378,6 @@ SHAPELESS = frozenset(
         "npm-uuid",  # a UUID
         "heroku-env",
         "heroku-output",
-        "dockerconfigjson",  # base64 (of JSON, but nothing says which)
         "docker-auth",  # base64 of user:password
         "kube-secret",  # base64 of a password
         "env-password",  # 18 letters and digits

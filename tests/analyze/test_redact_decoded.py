@@ -9,6 +9,7 @@ in a ``.dockerconfigjson``, the line a token-printing command prints.
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
@@ -25,6 +26,11 @@ UUID = uuid()
 TWILIO_SID, TWILIO_TOKEN = "AC" + hexs(32), hexs(32)
 TELEGRAM = "7012345678:AA" + alnum(34)  # one character longer than the textbook token
 DOCKER = b64(90)
+DOCKER_CONFIG = base64.b64encode(
+    json.dumps(
+        {"auths": {"registry.example.com": {"auth": base64.b64encode(b"deploy:" + alnum(20).encode()).decode()}}}
+    ).encode()
+).decode()
 
 
 def _in_json(text: str) -> str:
@@ -151,10 +157,13 @@ def test_a_seam_joins_nothing_that_is_not_cut():
         "mcp__AKIA2E0A8F3B244C9986__run",
         "Typekey-0123456789abcdef0123456789abcdefError",
         "session-0000-eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.Ab3_dE5-gH7jK9mN1pQ3sT",
+        f"mcp__{DOCKER_CONFIG}__run",  # a docker config in base64 ({"auths": …)
+        f"Type{DOCKER_CONFIG}Error",
     ],
 )
 def test_more_keys_glued_to_names(text):
-    assert "[REDACTED:" in Redactor().text(text)
+    redacted = Redactor().text(text)
+    assert "[REDACTED:" in redacted and DOCKER_CONFIG[12:40] not in redacted
 
 
 def test_a_value_learnt_in_its_context_is_found_glued_elsewhere():

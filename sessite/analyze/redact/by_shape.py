@@ -152,7 +152,15 @@ _GLUED: tuple[tuple[str, str, int, bool], ...] = (
     ("sendgrid-key", r"SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}", 3, False),
     ("mailgun-key", r"key-[0-9a-f]{32}(?![0-9a-f])", 4, True),
     ("jwt", r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", 3, False),
+    # (a docker config in base64: {"auths": as ``vendors`` writes it, compact, spaced or indented)
+    (
+        "docker-config",
+        r"(?:eyJhdXRocyI6|eyAiYXV0aHMi|ewogICJhdXRocyI6|ewogICAgImF1dGhz|ewoJImF1dGhz)[A-Za-z0-9+/]{40,}={0,2}",
+        12,
+        False,
+    ),
 )
+_DOCKER_CONFIG_HINTS = ("eyjhdxrocyi6", "eyaiyxv0ahmi", "ewogicjhdxrocyi6", "ewogicagimf1dghz", "ewojimf1dghz")
 _RANDOM_BODY = re.compile(r"(?=[^_\-]*?[0-9])(?=[^_\-]*?[A-Z])(?=[^_\-]*?[a-z])|(?=.*[0-9]).{16}")
 
 
@@ -249,7 +257,8 @@ MORE_SHAPES: tuple[RuleSpec, ...] = (
     (
         "glued-key",
         ("gh", "github_pat_", "glpat-", "aiza", "npm_", "sk-", "xox", "hf_", "akia", "asia", "_live_", "_test_")
-        + ("sg.", "key-", "eyj"),
+        + ("sg.", "key-", "eyj")
+        + _DOCKER_CONFIG_HINTS,
         "(?:" + "|".join(f"(?P<g{n}>{pattern})" for n, (_, pattern, _, _) in enumerate(_GLUED)) + ")",
         (
             ("gh", (0,), "pousr"),
@@ -267,6 +276,7 @@ MORE_SHAPES: tuple[RuleSpec, ...] = (
             ("sg.", (0,)),
             ("key-", (0,)),
             ("eyj", (0,)),
+            *((hint, (0,)) for hint in _DOCKER_CONFIG_HINTS),
         ),
         glued_key,
     ),

@@ -79,6 +79,13 @@ VENDOR_KEYS: tuple[tuple[str, str, str, bool], ...] = (
     ("devin-key", "apk_user_", _run(_ANU, 40), True),
     ("devin-key", "apk_", _run(_AN, 64), True),
     ("devin-token", "cog_", _run(_LOW, 52), True),
+    # A docker config as base64 (a Kubernetes ``.dockerconfigjson``, ``kubectl get secret -o jsonpath`` prints
+    # it bare): {"auths": compact, spaced, or indented by two or four spaces or a tab, in base64.
+    ("docker-config", "eyJhdXRocyI6", _run(_B64, 40) + "={0,2}", False),
+    ("docker-config", "eyAiYXV0aHMi", _run(_B64, 40) + "={0,2}", False),
+    ("docker-config", "ewogICJhdXRocyI6", _run(_B64, 40) + "={0,2}", False),
+    ("docker-config", "ewogICAgImF1dGhz", _run(_B64, 40) + "={0,2}", False),
+    ("docker-config", "ewoJImF1dGhz", _run(_B64, 40) + "={0,2}", False),
     ("docker-swarm-token", "SWMTKN-1-", _run(_LOW, 50) + "-" + _run(_LOW, 25), False),
     ("docker-swarm-key", "SWMKEY-1-", _run(_B64, 40), False),
     ("dockerhub-token", "dckr_pat_", _run(_ANU, 27), True),
