@@ -20,12 +20,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from sessite.analyze.redact.ruleset import available
-
-try:  # (google-re2 is a dependency; without it, substring tests: see ``ruleset``)
-    import re2
-except ImportError:  # pragma: no cover
-    re2 = None
+from sessite.analyze.redact.ruleset import literal_pattern
 
 _MIN_CHARS = 8
 # A learnt value this long is found glued to other text too (``mcp__<value>__run``,
@@ -130,8 +125,6 @@ class Learned:
         """The learnt values as RE2 literal sets of ``_SET_SIZE`` each (None: RE2 is not used, or
         could not take them)."""
         if self._sets is None:
-            if re2 is None or not available():
-                return None
             known = _known_table(self._known_values)
             own = tuple(value for value in self.kinds if value not in known)
             shared = _literal_sets(tuple(known)) if known else []
@@ -175,22 +168,11 @@ def _known_table(known: tuple[tuple[str, str], ...]) -> dict[str, str]:
 
 @lru_cache(maxsize=64)
 def _literal_sets(values: tuple[str, ...]) -> list[Any] | None:
-    """``values`` as RE2 literal sets of ``_SET_SIZE`` each, longest first (None: RE2 refused them)."""
+    """``values`` as compiled literal patterns of ``_SET_SIZE`` each, longest first (None: no RE2
+    here, or it refused them)."""
     ordered = sorted(values, key=len, reverse=True)
-    try:
-        return [
-            re2.compile("|".join(re.escape(v) for v in ordered[i : i + _SET_SIZE]), _re2_options())
-            for i in range(0, len(ordered), _SET_SIZE)
-        ]
-    except re2.error:
-        return None
-
-
-def _re2_options() -> Any:
-    options = re2.Options()
-    options.log_errors = False
-    options.max_mem = 64 << 20  # (as ``ruleset``: room for a large set)
-    return options
+    sets = [literal_pattern(ordered[i : i + _SET_SIZE]) for i in range(0, len(ordered), _SET_SIZE)]
+    return None if any(found is None for found in sets) else sets
 
 
 def learnable(value: str) -> bool:
@@ -208,7 +190,8 @@ def learnable(value: str) -> bool:
 def _random_letters(value: str) -> bool:
     """Letters that look random, maybe with a digit or two after them (``gXieqThTzvvDmBQHp8``: a
     name's shape, ``_PLAIN_NAME``, which such letters do not make one)."""
-    value = value.rstrip("0123456789") if len(value) - len(value.rstrip("0123456789")) <= 2 else value
+    letters = value.rstrip("0123456789")
+    value = letters if len(value) - len(letters) <= 2 else value
     if len(value) < _RANDOM_LETTERS_CHARS or not value.isascii() or not value.isalpha():
         return False
     vowels = sum(char in "aeiouAEIOU" for char in value)

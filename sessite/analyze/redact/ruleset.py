@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache, lru_cache
+from typing import Any
 
 try:  # google-re2 is a dependency; a platform without its wheel falls back to the hint words
     import re2
@@ -110,16 +111,16 @@ def _options() -> re2.Options:
     return options
 
 
-def literals(values: Sequence[str]) -> Callable[[str], bool] | None:
-    """One compiled test of whether a text holds any of ``values`` as written (None: no compiled
-    set here; each value's own substring test then, which is slower for many values)."""
+def literal_pattern(values: Sequence[str]) -> Any | None:
+    """``values`` as written, longest first, in one compiled RE2 pattern (``search``, ``findall``):
+    one pass over a text for all of them. None: no compiled set here (or RE2 refused them); each
+    value's own substring test then, which is slower for many values."""
     if not values or not available():
         return None
     try:
-        pattern = re2.compile("|".join(re.escape(v) for v in sorted(values, key=len, reverse=True)), _options())
+        return re2.compile("|".join(re.escape(v) for v in sorted(values, key=len, reverse=True)), _options())
     except re2.error:
         return None
-    return lambda text: pattern.search(text) is not None
 
 
 class RuleSet:
