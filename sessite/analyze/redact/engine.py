@@ -103,7 +103,10 @@ class TextRedactor:
         allow: Iterable[str] = (),
         personal: Personal | None = None,
         shapes_only: bool = False,
+        remember: bool = True,
     ) -> None:
+        """``remember``: keep what long strings became (a session's tool output in its result and in
+        its record); not worth hashing each text again where every one is new (a site's pages)."""
         extra = tuple(extra)
         try:
             table = _rule_table(extra, shapes_only, ruleset_available()) if personal is None else None
@@ -127,18 +130,25 @@ class TextRedactor:
         self._memo: dict[str, tuple[str, tuple[str, ...]]] = {}
         self._recent: dict[str, tuple[str, tuple[str, ...]]] = {}  # long strings, oldest first
         self._recent_size = 0
+        self._recent_max = _RECENT_MAX_CHARS if remember else 0
         self._kinds: list[str] = []  # kinds replaced in the string being redacted
         self.counts: Counter[str] = Counter()
         self.learned = Learned()  # every value replaced, to be found where no rule sees it (see Redactor)
         self.spreading = False  # text() replaces only what was learnt (the second look at a session)
+        self.collected: list[str] | None = None  # when a list, text() only adds to it (``nothing_in``)
 
     def text(self, value: str) -> str:
+        if self.collected is not None:
+            if len(value) >= self._min_len:
+                self.collected.append(value)
+            return value
         if self.spreading:
             return self.learned.replace(value, self.counts) if len(value) >= 8 else value
         if len(value) < self._min_len or (value.startswith("data:image/") and is_image_data(value)):
             return value
         short = len(value) <= _MEMO_MAX_LEN
-        hit = (self._memo if short else self._recent).get(value)
+        memo = self._memo if short else self._recent if self._recent_max else None
+        hit = memo.get(value) if memo is not None else None
         if hit is not None:
             if not hit[1]:
                 return value  # the caller's own object: unchanged means identical
@@ -150,8 +160,22 @@ class TextRedactor:
             new = self._redact_hidden(value, new)
         if self._kinds:
             self.counts.update(self._kinds)
-        self._remember(value, (new, tuple(self._kinds)), short)
+        if memo is not None:
+            self._remember(value, (new, tuple(self._kinds)), short)
         return new
+
+    def joins(self) -> bool:
+        """Whether ``nothing_in`` can answer for several texts at once (the compiled set, no rule
+        anchored to a text's edge; not for personal data, whose names change as they are learnt)."""
+        return self._ruleset is not None and self._ruleset.joinable and self.personal is None
+
+    def nothing_in(self, texts: list[str]) -> bool:
+        """Whether ``text`` would return every one of ``texts`` as it is: no rule can match any of
+        them, and none hides what escapes or invisible characters could (one look at them all)."""
+        if not texts:
+            return True
+        assert self._ruleset is not None
+        return self._ruleset.none_in(texts, may_hide_secrets)
 
     def forget(self) -> None:
         """Drop what strings became (a name learnt since changes what they become)."""
@@ -170,7 +194,7 @@ class TextRedactor:
         recent = self._recent
         recent[value] = result
         self._recent_size += len(value)
-        while self._recent_size > _RECENT_MAX_CHARS and recent:
+        while self._recent_size > self._recent_max and recent:
             oldest = next(iter(recent))
             self._recent_size -= len(oldest)
             del recent[oldest]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import fields, is_dataclass, replace
 from datetime import datetime
@@ -19,6 +20,7 @@ from typing import Any
 
 from sessite.analyze.redact.commands import command_outputs
 from sessite.analyze.redact.engine import TextRedactor
+from sessite.analyze.redact.learned import Learned
 from sessite.analyze.redact.personal import Personal, local_home
 from sessite.analyze.redact.pii import is_card_number
 from sessite.analyze.redact.precision import not_a_secret, stand_in
@@ -62,6 +64,9 @@ class Redactor(TextRedactor):
         self._names: dict[str, bool] = {}
         self._settings = (tuple(extra), tuple(allow))
         self._seams: TextRedactor | None = None
+        self._joins = self.joins()
+        self._first_counts: Counter[str] = Counter()  # what a first walk of an event counts and learns
+        self._first_learned = Learned()
 
     def _seam_text(self, text: str) -> str:
         """``text`` (the seam of two texts) redacted by a redactor of its own: what it finds there
@@ -183,6 +188,12 @@ class Redactor(TextRedactor):
 
     def _dataclass(self, obj: Any, names: tuple[str, ...]) -> Any:
         kind = type(obj)
+        if kind is not Session and self.collected is None and not self.spreading and self._joins:
+            return self._dataclass_at_once(obj, names)
+        return self._dataclass_walk(obj, names)
+
+    def _dataclass_walk(self, obj: Any, names: tuple[str, ...]) -> Any:
+        kind = type(obj)
         before = sum(self.counts.values()) if kind is Session else 0
         changes = {}
         for name in names:
@@ -205,6 +216,30 @@ class Redactor(TextRedactor):
         if kind is Session and "id" in changes:
             changes["id"] = _safe_session_id(changes["id"], obj.id)
         return replace(obj, **changes)
+
+    def _dataclass_at_once(self, obj: Any, names: tuple[str, ...]) -> Any:
+        """``_dataclass`` for one part of a session (an event), its strings asked of the rules at
+        once: walked first with ``text`` collecting them, which is the whole walk when no rule can
+        match any of them (most events: nine in ten of the yardstick's); else walked again as usual.
+        What the first walk counted and learnt (a ``{"password": …}`` entry) is kept only then."""
+        counts, learned = self.counts, self.learned
+        self.counts, self.learned, self.collected = self._first_counts, self._first_learned, []
+        try:
+            first = self._dataclass_walk(obj, names)
+            texts = self.collected
+        finally:
+            self.counts, self.learned, self.collected = counts, learned, None
+        quiet = self.nothing_in(texts)
+        if self._first_counts:
+            if quiet:
+                counts.update(self._first_counts)
+            self._first_counts.clear()
+        if self._first_learned:
+            if quiet:
+                for value, kind in self._first_learned.kinds.items():
+                    learned.note(kind, value)
+            self._first_learned = Learned()
+        return first if quiet else self._dataclass_walk(obj, names)
 
     def _spread_learned(self, session: Session, names: tuple[str, ...]) -> Session:
         """The session with every value a rule replaced anywhere in this source replaced wherever

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 from typing import Any
 
@@ -68,6 +68,25 @@ def loosen(pattern: str) -> str:
     loose = re.sub(r"\{(\d{4,})(?:,\d*)?\}", "{1000,}", loose)
     loose = re.sub(r"\\u([0-9a-fA-F]{4})", r"\\x{\1}", loose)
     return loose.replace("\\Z", "\\z")
+
+
+def anchored(pattern: str) -> bool:
+    """Whether ``pattern`` holds an anchor to a text's start or end (``^``, ``$``, ``\\A``, ``\\z``):
+    then it may match in a text alone and not where that text stands among others."""
+    i, size = 0, len(pattern)
+    while i < size:
+        char = pattern[i]
+        if char == "\\":
+            if pattern[i + 1 : i + 2] in ("A", "z", "Z"):
+                return True
+            i += 2
+        elif char == "[":
+            i = _class_end(pattern, i)
+        elif char in "^$":
+            return True
+        else:
+            i += 1
+    return False
 
 
 def _class_end(pattern: str, start: int) -> int:
@@ -131,6 +150,8 @@ class RuleSet:
         """``requirements``: one per rule, in rule order: the patterns that must all be found for
         it to run (none: run it on every string)."""
         self._set = re2.Set.SearchSet(_options())
+        # (no anchors: what matches in one of several texts matches where they stand joined: ``none_in``)
+        self.joinable = not any(anchored(p) for patterns in requirements for p in patterns)
         numbers: dict[str, int] = {}
         self.always: list[int] = []
         self._by_pattern: dict[int, list[tuple[int, frozenset[int]]]] = {}  # a pattern: the rules needing it
@@ -161,6 +182,20 @@ class RuleSet:
         rules = {rule for pattern in present for rule, needs in self._by_pattern.get(pattern, ()) if needs <= present}
         rules.update(self.always)
         return sorted(rules)
+
+    def none_in(self, texts: list[str], also: Callable[[str], bool]) -> bool:
+        """Whether no rule can match any of ``texts``, nor ``also`` hold for any: asked of them
+        joined by line breaks, in one call instead of one a text (a line break is no word
+        character, so a ``\\b`` at a text's edge reads the same). Only for a ``joinable`` set;
+        ``also`` must hold for the joined text where it holds for one of them (a substring test)."""
+        joined = _JOIN.join(texts)
+        if also(joined):
+            return False
+        found = self.candidates(joined)
+        return found is not None and not found
+
+
+_JOIN = "\n"
 
 
 @lru_cache(maxsize=8)
