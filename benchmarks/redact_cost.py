@@ -11,7 +11,8 @@
    percent: quote medians of five rounds or more.
 2. **Split, in one build.** One cold build in this process with the early scan
    done inline, timing the parts redaction adds: the model walk
-   (``Redactor.value``), making redactors, and the output scan (``scan_site``).
+   (``Redactor.value``), making redactors, and the output scan (``scan_site``, and
+   ``snippet_leaks`` where the workers read the search snippets).
    Their share of the same build's CPU does not depend on the machine's load.
 
 The yardstick (from the repo root):
@@ -79,7 +80,7 @@ def split(archive: Path) -> dict[str, float]:
     """CPU of redaction's parts and of the whole, in one build in this process."""
     from sessite.analyze.redact import redactor
     from sessite.cli import main
-    from sessite.pipeline import output_scan, pipeline
+    from sessite.pipeline import output_scan, pipeline, worker
 
     spent: dict[str, float] = defaultdict(float)
     depth = [0]
@@ -103,6 +104,7 @@ def split(archive: Path) -> dict[str, float]:
     redactor.Redactor.for_config = classmethod(timed("redactors", for_config))  # type: ignore[method-assign,assignment]
     pipeline.start_early_scan = lambda *args, **kwargs: None  # type: ignore[assignment]  # (scanned inline, timed)
     pipeline.scan_site = timed("scan", output_scan.scan_site)  # type: ignore[assignment]
+    worker.snippet_leaks = timed("snippets", output_scan.snippet_leaks)  # (the scan of search snippets where made)
     with tempfile.TemporaryDirectory() as tmp:
         start = time.process_time()
         main(

@@ -185,8 +185,10 @@ class SearchIndex:
         self.agents: set[str] = set()
         self.projects: set[str] = set()
 
-    def collect(self, view: SessionView) -> tuple[str, SessionItem, Facts]:
-        return view.summary.id, session_item(*session_payload(view), event_pages(view)), session_facts(view)
+    def collect(self, view: SessionView, shown: list[str] | None = None) -> tuple[str, SessionItem, Facts]:
+        """``shown``: see ``session_item`` (the strings its snippet files will hold)."""
+        item = session_item(*session_payload(view), event_pages(view), shown=shown)
+        return view.summary.id, item, session_facts(view)
 
     def add(self, item: tuple[str, SessionItem, Facts] | SessionView) -> None:
         """One session, as ``collect`` returned it (or its view, from a build loop without workers)."""

@@ -19,8 +19,12 @@ What is scanned, and why:
   in; a whole file joins strings (a command's ``mkdir -p`` and the next line's date
   format read as a password option) and a page adds markup (the end of one highlighted
   line runs into the next line's tags), so there those rules would only stop sound
-  builds. HTML is read as its text (tags dropped: highlighting splits a key into
-  spans; entities undone).
+  builds. HTML is read as its text (tags dropped: highlighting splits a key into spans;
+  quotes written as entities undone, ``&lt;``, ``&gt;`` and ``&amp;`` read as written:
+  ``_html_text``).
+- The search snippets where they are made: a worker reads a session's snippet strings
+  before they are packed (``snippet_leaks``), and the packed files are unpacked again
+  only to look for the learnt secrets, and only when some may stand there.
 - Markers (``[REDACTED:kind]``) read as ``[REDACTED]``: a later rule would take the
   marker an earlier one left (``https://[REDACTED:sentry-dsn]@host`` as a URL password).
 - Not the base64 body of a ``data:image`` URI: pixels, which redaction leaves alone too.
@@ -61,6 +65,8 @@ _BATCH_BYTES = 8 << 20  # files scanned by one task
 _SHORT_TEXT = 16 << 10  # texts up to this long are asked in groups (see _found_in_each) …
 _GROUP_CHARS = 256 << 10  # … of about this much text
 _GROUP_SEPARATOR = "\n\n"
+_QUOTES = {b"&#34;": b'"', b"&quot;": b'"', b"&#39;": b"'", b"&#x27;": b"'"}  # quotes as escaping writes them
+_QUOTE_ENTITY = re.compile(rb"&(?:#34|quot|#39|#x27);")
 
 
 @dataclass(frozen=True)
@@ -72,9 +78,11 @@ class Leak:
     value: str
     name: bool = False
     learned: bool = False  # a value a rule replaced in another source (see ``learned``), bare here
+    snippets: bool = False  # in the search snippets of the session at ``url`` (``snippet_leaks``)
 
     def __str__(self) -> str:
         where = f"{self.url} (file name)" if self.name else self.url
+        where = f"{where} (its search snippets)" if self.snippets else where
         kind = f"{self.kind} redacted in another session" if self.learned else self.kind
         return f"{where}: {kind} ({mask(self.value)})"
 
@@ -94,17 +102,25 @@ def scan_site(
     jobs: int,
     early: EarlyScan | None = None,
     learned: Mapping[str, str] | None = None,
+    snippets: list[Leak] | None = None,
 ) -> list[Leak]:
     """What the detectors find in the site ``writer`` is about to publish (none when redaction is off).
     ``early``: a scan of the files written before the aggregates, started then (``start_early_scan``);
     its files are not read again unless its process failed. ``learned``: the secrets rules replaced
-    in the sources (value -> kind), looked for as written."""
+    in the sources (value -> kind), looked for as written. ``snippets``: what the workers found in
+    the search snippets where they were made (``snippet_leaks``); their files are then read only for
+    the learnt secrets (None: read them whole)."""
     if not config.redact:
         return []
     scan = _Scan(config, learned or {})
     urls = _urls(writer, only_new)
+    fragments = [u for u in urls if u.startswith(FRAGMENT_FOLDER)] if snippets is not None else []
+    if fragments:
+        urls = [u for u in urls if not u.startswith(FRAGMENT_FOLDER)]
     rest = [u for u in urls if u not in early.urls] if early is not None else urls
     leaks = _scan(writer, scan, rest, jobs)  # while the early scan finishes
+    if snippets is not None:
+        leaks += snippets + _learned_in_snippets(writer, scan, fragments)
     if early is not None:
         found_early = early.leaks()
         leaks += found_early if found_early is not None else _scan(writer, scan, sorted(early.urls), jobs)
@@ -114,7 +130,7 @@ def scan_site(
 def _scan(writer: SiteWriter, scan: _Scan, urls: list[str], jobs: int) -> list[Leak]:
     leaks = _name_leaks(scan, urls)  # a kept file's name passed with it
     files = [(url, writer.current_path(url)) for url in urls]
-    for found in parallel_map(_content_leaks, _batches(files), jobs, context=scan):
+    for found in parallel_map(_content_leaks, _batches(files, writer.sizes), jobs, context=scan):
         leaks.extend(found)
     return leaks
 
@@ -173,12 +189,19 @@ def _name_leaks(scan: _Scan, urls: list[str]) -> list[Leak]:
 
 def _content_leaks(scan: _Scan, files: list[tuple[str, Path]]) -> list[Leak]:
     detector, learned = _detector(scan.config), _learned(scan.learned)
-    texts = ((url, _text(url, path)) for url, path in files)
+    every_entity = bool(scan.config.redact_patterns)
+    texts = ((url, _text(url, path, every_entity)) for url, path in files)
     return [
-        Leak(url, kind, value, learned=taught)
+        Leak(url, kind, _as_written(url, value), learned=taught)
         for url, found in _found_in_each(scan, detector, learned, texts)
         for kind, value, taught in found
     ]
+
+
+def _as_written(url: str, value: str) -> str:
+    """A value found in a page's text as the session wrote it: ``&lt;``, ``&gt;`` and ``&amp;`` are
+    left in that text (``_html_text``), and the value is looked for in the model to redact it."""
+    return html.unescape(value) if "&" in value and url.endswith(".html") else value
 
 
 def _found_in_each(
@@ -212,8 +235,51 @@ def _group_found(
         yield url, _find(detector, text, learned)
 
 
-def _batches(files: list[tuple[str, Path]]) -> list[list[tuple[str, Path]]]:
-    """Files grouped into tasks of about ``_BATCH_BYTES`` (one fork message per group, not per file)."""
+def snippet_detector(config: SiteConfig) -> TextRedactor | None:
+    """What a worker reads a session's search snippets with (``snippet_leaks``); None when redaction is off."""
+    return _detector(config) if config.redact else None
+
+
+def snippet_leaks(detector: TextRedactor, url: str, strings: list[str]) -> list[Leak]:
+    """What the detectors find in the search snippets of the session at ``url``: ``strings`` as its
+    snippet files will hold them (``search.item.session_item``), read where they are made, one a
+    line as ``_snippets_text`` reads a file. (The learnt secrets are looked for in the files, once
+    every source has taught them: ``_learned_in_snippets``.)"""
+    text = _readable("\n".join(strings))
+    return [Leak(url, kind, value, snippets=True) for kind, value, _ in _find(detector, text)]
+
+
+def _learned_in_snippets(writer: SiteWriter, scan: _Scan, urls: list[str]) -> list[Leak]:
+    """The learnt secrets that stand bare in the snippet files ``urls``. A file is read as strings
+    only when one of them may be written in its JSON: where every value is written in JSON as it
+    is (no quote, backslash or control character), one RE2 pass over the JSON says so."""
+    taught = _learned(scan.learned)
+    if taught is None:
+        return []
+    as_written = all(_json_plain(value) for value in scan.learned)
+    leaks: list[Leak] = []
+    for url in urls:
+        path = writer.current_path(url)
+        if as_written:
+            try:
+                json_data = unpacked(path.read_bytes())
+            except OSError:
+                json_data = None
+            if json_data is not None and not taught.may_hold(json_data.decode("utf-8", "replace")):
+                continue
+        found = _find(None, _text(url, path), taught)
+        leaks += [Leak(url, kind, value, learned=True) for kind, value, _ in found]
+    return leaks
+
+
+def _json_plain(value: str) -> bool:
+    """Whether JSON writes ``value`` as it is (``search.item.json_bytes``)."""
+    return json.dumps(value, ensure_ascii=False)[1:-1] == value and "\u2028" not in value and "\u2029" not in value
+
+
+def _batches(files: list[tuple[str, Path]], sizes: Mapping[str, int]) -> list[list[tuple[str, Path]]]:
+    """Files grouped into tasks of about ``_BATCH_BYTES`` (one fork message per group, not per file),
+    by the sizes the writer noted (a stat of each file cost more than grouping them)."""
     batches: list[list[tuple[str, Path]]] = [[]]
     size = 0
     for url, path in files:
@@ -221,7 +287,7 @@ def _batches(files: list[tuple[str, Path]]) -> list[list[tuple[str, Path]]]:
             batches.append([])
             size = 0
         batches[-1].append((url, path))
-        size += _size(path)
+        size += sizes.get(url, 0)
     return [b for b in batches if b]
 
 
@@ -230,7 +296,7 @@ def _detector(config: SiteConfig) -> TextRedactor:
     allow-list; the allow-list in lower case too, as the search index writes words (an
     allowed ``AKIA…EXAMPLE`` is ``akia…example`` there)."""
     allow = (*config.redact_allow, *(value.lower() for value in config.redact_allow))
-    return TextRedactor(extra=config.redact_patterns, allow=allow, shapes_only=True)
+    return TextRedactor(extra=config.redact_patterns, allow=allow, shapes_only=True, remember=False)
 
 
 class _Taught:
@@ -239,7 +305,9 @@ class _Taught:
 
     def __init__(self, values: Mapping[str, str]) -> None:
         self.learned = Learned()
-        self.learned.know(tuple(values.items()))  # (archive-wide: not one source's cap)
+        # (archive-wide: not one source's cap), and as a page's text writes them (``_html_text``)
+        escaped = {html.escape(value, quote=False): kind for value, kind in values.items()}
+        self.learned.know((*values.items(), *((e, kind) for e, kind in escaped.items() if e not in values)))
         self.may_hold = self.learned.may_hold()
 
     def replace(self, text: str) -> str:
@@ -250,12 +318,14 @@ def _learned(values: Mapping[str, str]) -> _Taught | None:
     return _Taught(values) if values else None
 
 
-def _find(detector: TextRedactor, text: str, learned: _Taught | None = None) -> list[tuple[str, str, bool]]:
+def _find(detector: TextRedactor | None, text: str, learned: _Taught | None = None) -> list[tuple[str, str, bool]]:
     """What the detectors would replace, except a marker itself (``sshpass -p '[REDACTED]'``); then
-    the learnt secrets that stand bare (True)."""
-    found = [
-        (kind, value, False) for kind, value in text_differences(text, detector.text(text)) if _NEUTRAL not in value
-    ]
+    the learnt secrets that stand bare (True). (No detector: only the learnt secrets.)"""
+    found = []
+    if detector is not None:
+        found = [
+            (kind, value, False) for kind, value in text_differences(text, detector.text(text)) if _NEUTRAL not in value
+        ]
     if learned is not None:
         taught = learned.replace(text)
         if taught != text:
@@ -263,8 +333,8 @@ def _find(detector: TextRedactor, text: str, learned: _Taught | None = None) -> 
     return found
 
 
-def _text(url: str, path: Path) -> str:
-    """A file as the detectors read it: unpacked, decoded, HTML as its text and attribute values."""
+def _text(url: str, path: Path, every_entity: bool = False) -> str:
+    """A file as the detectors read it: unpacked, decoded, HTML as its text (``_html_text``)."""
     try:
         data = path.read_bytes()
         if url.endswith(GZIP_SUFFIX):
@@ -272,24 +342,46 @@ def _text(url: str, path: Path) -> str:
     except (OSError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
         return f"(unreadable: {exc})"
     if url.startswith(FRAGMENT_FOLDER):
-        text = _snippets_text(data)
-    elif url.startswith(TERMS_FOLDER):
-        text = (unpacked(data) or data).decode("utf-8", "replace")
+        return _readable(_snippets_text(data))
+    if url.startswith(TERMS_FOLDER):
+        data = unpacked(data) or data
     elif url.endswith(".html"):
-        text = _html_text(data)
+        if every_entity:
+            return _readable(html.unescape(_html_text(data).decode("utf-8", "replace")))
+        data = _html_text(data)
+    return _readable(data.decode("utf-8", "replace"), data)
+
+
+def _readable(text: str, data: bytes | None = None) -> str:
+    """``text`` as the detectors read it: image data and markers neutral. (``data``: the bytes it was
+    decoded from, asked instead: quicker than a text that is not all ASCII.)"""
+    if data is not None:
+        image, marker = b"data:image/" in data, b"[REDACTED:" in data
     else:
-        text = data.decode("utf-8", "replace")
-    if "data:image/" in text:
+        image, marker = "data:image/" in text, "[REDACTED:" in text
+    if image:
         text = IMAGE_DATA.sub("data:image ", text)  # pixels: redaction leaves them
-    if "[REDACTED:" in text:  # what redaction put there is not read as a user name or a password
-        text = REDACTED_MARKER.sub(_NEUTRAL, text)
+    if marker:
+        text = REDACTED_MARKER.sub(_NEUTRAL, text)  # not read as a user name or a password
     return text
 
 
-def _html_text(data: bytes) -> str:
-    """A page as its text: tags dropped (highlighting splits a key into spans), entities undone.
-    (Tags are dropped from the bytes: a little quicker than from the decoded page.)"""
-    return html.unescape(_TAG_BYTES.sub(b"", data).decode("utf-8", "replace"))
+def _html_text(data: bytes) -> bytes:
+    """A page as its text: tags dropped (highlighting splits a key into spans; dropped from the
+    bytes, a little quicker than from the decoded page), quotes written as entities undone (a rule
+    reads ``"aws_secret_access_key": "…"``). ``&lt;``, ``&gt;`` and ``&amp;`` stay: no shape rule
+    holds those characters in a key, and each side of one reads as a character that is none
+    (``;``, ``&``), like the character itself; undoing every entity took a sixth of the scan on the
+    yardstick (``_as_written`` undoes them in what is found). The user's own patterns may mean
+    anything: with them ``_text`` undoes every entity."""
+    data = _TAG_BYTES.sub(b"", data)
+    if b"&#" in data or b"&quot;" in data:  # (one regex pass over the bytes: str.replace chains are slower)
+        data = _QUOTE_ENTITY.sub(_quote, data)
+    return data
+
+
+def _quote(entity: re.Match[bytes]) -> bytes:
+    return _QUOTES[entity.group()]
 
 
 def _snippets_text(data: bytes) -> str:
@@ -326,13 +418,6 @@ def _strings(value: object) -> list[str]:
 
     walk(value)
     return found
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
 
 
 def leak_lines(leaks: Iterable[Leak], limit: int = 200) -> list[str]:

@@ -36,7 +36,7 @@ from sessite.pipeline import plan as planning
 from sessite.pipeline.build_context import BuildContext
 from sessite.pipeline.cache import BuildCache, SessionRecord, SourceRecord, Stamp, cached_items, source_key
 from sessite.pipeline.encrypt import SiteVault, encrypt_site
-from sessite.pipeline.output_scan import EarlyScan, leak_lines, scan_site, start_early_scan
+from sessite.pipeline.output_scan import EarlyScan, Leak, leak_lines, scan_site, start_early_scan
 from sessite.pipeline.plan import Plan
 from sessite.pipeline.report import BuildReport, CatalogEntry
 from sessite.pipeline.worker import RenderedSession, SourceResult, SourceTask, SourceWorker, discard, run_sources
@@ -173,6 +173,7 @@ class _BuildRun:
     unlock_pages: dict[tuple[tuple[str, ...], str], str] = field(default_factory=dict)  # made once per depth
     repos_state: str = ""  # the --repo repositories' ref tips: a new commit rewrites the aggregates
     learned: dict[str, str] = field(default_factory=dict)  # value -> kind: what rules replaced, every source
+    snippet_leaks: list[Leak] = field(default_factory=list)  # what workers found in search snippets where made
     # The settings to build again with and what to tell then (learned_elsewhere), when the scan says so.
     again: tuple[SiteConfig, list[tuple[str, str]]] | None = None
     told: Sequence[tuple[str, str]] | None = None  # this is that build again: the lines to tell when it publishes
@@ -345,6 +346,7 @@ class _BuildRun:
         self.report.redactions.update(result.redactions)
         self.report.excluded += result.excluded
         self.learned.update(result.learned)
+        self.snippet_leaks += result.snippet_leaks
         items = {s.id: s.items for s in result.sessions}
         for s in result.sessions:
             if s.pages is not None:
@@ -488,7 +490,7 @@ class _BuildRun:
         """Scan the staged site for what redaction missed (``output_scan``); False: do not publish.
         Kept files were scanned when published, if the cache says that build's scan passed."""
         jobs = self.config.jobs or default_jobs()
-        leaks = scan_site(writer, self.config, self._scan_only_new(), jobs, early, self.learned)
+        leaks = scan_site(writer, self.config, self._scan_only_new(), jobs, early, self.learned, self.snippet_leaks)
         if leaks:
             if self.vault is not None:  # a hashed address says nothing to the user: name the session too
                 leaks = [replace(leak, url=self._plain_names().get(leak.url, leak.url)) for leak in leaks]

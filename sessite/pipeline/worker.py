@@ -25,9 +25,11 @@ from sessite.analyze.redact import Redactor
 from sessite.analyze.session import SessionSummary
 from sessite.model import Problem, Problems
 from sessite.outputs.registry import SESSION_OUTPUTS, AggregateFactory, aggregate_name
+from sessite.outputs.search import SearchIndex
 from sessite.parallel import fork_call, parallel_map
 from sessite.pipeline.build_context import BuildContext
 from sessite.pipeline.folder_settings import LeaveOut
+from sessite.pipeline.output_scan import Leak, snippet_detector, snippet_leaks
 from sessite.publish.writer import PublishError, spool_file
 from sessite.readers import registry
 from sessite.render.pages import Page, session_pages
@@ -70,6 +72,7 @@ class SourceResult:
     redactions: Counter = field(default_factory=Counter)
     excluded: int = 0  # sessions left out (exclude_sessions, a broken session-folder sessite.toml)
     learned: dict[str, str] = field(default_factory=dict)  # value -> kind: what a rule replaced (Learned)
+    snippet_leaks: list[Leak] = field(default_factory=list)  # found in search snippets where made (output_scan)
 
 
 Spooled = list[tuple[str, Path]]  # (url, file rendered in the spool folder)
@@ -88,6 +91,7 @@ class SourceWorker:
         self.spool = context.spool_dir or Path(tempfile.gettempdir())
         self.leave_out = LeaveOut.for_config(context.config)
         Redactor.for_config(context.config)  # (its rules compiled once, here: forked workers inherit them)
+        self.snippet_detector = snippet_detector(context.config)
 
     def run(self, task: SourceTask) -> SourceResult:
         problems = Problems(task.display_root, Redactor.scrub_for(self.config))
@@ -114,7 +118,10 @@ class SourceWorker:
                 display = problems.display(session.source.path)
                 session = replace(session, source=replace(session.source, path=display))
                 view = build_view(session, self.config.part_bytes or None)
-                pages, items, extra = self._session_files(view, problems, display, session.source.line)
+                snippets: list[str] = []
+                pages, items, extra = self._session_files(view, problems, display, session.source.line, snippets)
+                if self.snippet_detector is not None and snippets:
+                    result.snippet_leaks += snippet_leaks(self.snippet_detector, session_url(session.id), snippets)
                 result.sessions.append(
                     RenderedSession(
                         session.id,
@@ -142,9 +149,10 @@ class SourceWorker:
         return result
 
     def _session_files(
-        self, view: SessionView, problems: Problems, display: str, line: int | None
+        self, view: SessionView, problems: Problems, display: str, line: int | None, snippets: list[str]
     ) -> tuple[Spooled | None, dict[str, Any], Spooled]:
-        """A session's pages, aggregate items and exports (pages and exports as spooled files).
+        """A session's pages, aggregate items and exports (pages and exports as spooled files);
+        ``snippets`` gets the strings of its search snippets (``SearchIndex.collect``).
 
         A session split into parts is too big for one core: a forked helper renders
         the later half of its parts and its exports while this process renders the
@@ -160,7 +168,11 @@ class SourceWorker:
         rendered = self._render_pages(pages if helper is None else pages[:half], note)
         items: dict[str, Any] = {}
         if rendered is not None:
-            items = {name: collector.collect(view) for name, collector in self.collectors}
+            for name, collector in self.collectors:
+                if isinstance(collector, SearchIndex):
+                    items[name] = collector.collect(view, snippets)
+                else:
+                    items[name] = collector.collect(view)
         if helper is None:
             extra = self._exports(view, note) if rendered is not None else []
         else:

@@ -13,6 +13,7 @@ import json
 import re
 import zlib
 from array import array
+from collections.abc import Iterator
 from itertools import repeat
 from typing import Any
 
@@ -97,8 +98,12 @@ def session_item(
     url: str,
     events: list[tuple[str, str, str]],
     pages: dict[str, str] | None = None,
+    shown: list[str] | None = None,
 ) -> SessionItem:
     """Everything the index needs of one session, tokenized and counted: compact and picklable.
+
+    ``shown``: when a list, every string the snippet packs hold is added to it, as it is packed
+    (the build's scan for secrets reads them here, instead of unpacking the files again).
 
     ``pages`` maps the anchors of events drawn on another page than ``url``
     (the later parts of a split session) to that page; their snippet entries
@@ -129,17 +134,21 @@ def session_item(
             records[r * n + 3 + k :: r] = array("i", [-1] * len(extra))
         terms = terms + extra
     head = {"t": title, "a": agent, "p": project, "d": date, "u": url}
-    shown = _opened_events(columns)
+    opened = _opened_events(columns)
+    if shown is not None:
+        shown.extend(head.values())
     packs = []
     for start in range(0, len(events), PACK_EVENTS):
         ev = [
             _snippet_entry(
                 anchor, label, heads[i], pages, url, excerpts(text, deep[i], SNIPPET_CHARS) if i in deep else []
             )
-            if i in shown
+            if i in opened
             else 0
             for i, (anchor, label, text) in enumerate(events[start : start + PACK_EVENTS], start)
         ]
+        if shown is not None:
+            shown.extend(_entry_strings(ev))
         # packed at once: a huge session's text is held once, not twice
         packs.append(packed(json_bytes(dict(head, i=start, ev=ev))))
     return (
@@ -173,6 +182,17 @@ def _opened_events(columns: list[list[int]]) -> set[int]:
     for column in columns:
         shown.update(column)
     return shown
+
+
+def _entry_strings(entries: list[Any]) -> Iterator[str]:
+    """The strings of a pack's snippet entries (``_snippet_entry``; 0 for an event not shown)."""
+    for entry in entries:
+        if entry:
+            for item in entry:
+                if isinstance(item, str):
+                    yield item
+                else:
+                    yield from item
 
 
 def _snippet_entry(

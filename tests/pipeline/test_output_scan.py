@@ -303,3 +303,83 @@ def test_the_background_scan_of_the_session_pages_stops_the_publish(published, m
     assert not report.published
     assert f"sessions/{CLAUDE}.html: anthropic-key (sk-ant-api03-…[61 chars])" in report.leaks
     assert _snapshot(site) == before
+
+
+def test_the_search_snippets_are_read_where_they_are_made(published, monkeypatch):
+    """A worker reads a session's snippet strings before they are packed: what the redactor missed is
+    named by the session's page. The packed files are unpacked again only for secrets learnt in the
+    sources: none in the first build, so none is read; the key in the second, which the first one's
+    findings start (the blind redactor still misses it), and then only the file whose JSON holds it
+    is read as its strings."""
+    archive, site = published
+    _plant(archive)
+    monkeypatch.setattr(worker, "Redactor", BlindToAnthropicKeys)
+    unpacked_files: list[str] = []
+    snippets_text = output_scan._snippets_text
+
+    def spy(data: bytes) -> str:
+        unpacked_files.append("x")
+        return snippets_text(data)
+
+    monkeypatch.setattr(output_scan, "_snippets_text", spy)
+    result = CliRunner().invoke(main, ["build", str(archive), "-o", str(site), "-q", "-j", "1"])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert f"sessions/{CLAUDE}.html (its search snippets): anthropic-key (sk-ant-api03-…[61 chars])" in lines
+    in_files = [line for line in lines if line.startswith("search/f/")]
+    assert in_files and all("redacted in another session" in line for line in in_files)  # (no shape finding)
+    assert len(unpacked_files) == len({line.split(":")[0] for line in in_files}) == 1
+
+
+class _Staged:
+    """The one thing ``_learned_in_snippets`` asks of a site writer: where a staged file is now."""
+
+    def __init__(self, paths: dict[str, Path]) -> None:
+        self.paths = paths
+
+    def current_path(self, url: str) -> Path:
+        return self.paths[url]
+
+
+@pytest.mark.parametrize("value", [f"Vq{alnum(14)}", f'Vq"{alnum(14)}', f"Vq\\{alnum(14)}"])
+def test_a_learnt_secret_in_a_snippet_file_is_found(tmp_path: Path, value: str) -> None:
+    """The snippet files are read again for the secrets a rule replaced in some source, once all
+    are known: a file whose JSON holds none of them as written is passed after one look; a value
+    JSON writes otherwise (a quote, a backslash) has every file read as its strings."""
+    paths = {}
+    for number, text in enumerate(["nothing here", f"the password {value} again", "more"]):
+        path = tmp_path / f"{number}.js"
+        body = packed(json.dumps({"i": 0, "ev": [["e-1", "Prompt", text]]}, ensure_ascii=False).encode())
+        path.write_bytes(b"sessiteSearch.frag(0,%d,%s);\n" % (number, body))
+        paths[fragment_url(0, number)] = path
+    scan = output_scan._Scan(SiteConfig(archive=tmp_path, output=None), {value: "secret-assignment"})
+    leaks = output_scan._learned_in_snippets(_Staged(paths), scan, sorted(paths))  # type: ignore[arg-type]
+    assert [(leak.url, leak.value, leak.learned) for leak in leaks] == [(fragment_url(0, 1), value, True)]
+    nothing = output_scan._Scan(SiteConfig(archive=tmp_path, output=None), {})
+    assert output_scan._learned_in_snippets(_Staged(paths), nothing, sorted(paths)) == []  # type: ignore[arg-type]
+
+
+def test_a_page_keeps_its_angle_brackets_and_ampersands_escaped_and_finds_alike(tmp_path: Path) -> None:
+    """A page is read with ``&lt;``, ``&gt;`` and ``&amp;`` as written (undoing every entity took a sixth
+    of the scan): a key beside them is found; a learnt value holding ``&`` or ``<`` is found and
+    reported as the session wrote it, so a build can redact it; and a user's pattern, which may mean
+    anything, reads the page with every entity undone."""
+    token = f"ghp_{alnum(36)}"
+    learnt = f"Pw&{alnum(6)}<{alnum(6)}"
+    page = tmp_path / "p.html"
+    page.write_text(
+        f"<pre>&lt;{token}&gt;</pre><p>x&amp;{token}&amp;y</p>"
+        f"<p>pass {learnt.replace('&', '&amp;').replace('<', '&lt;')}</p><p>&lt;ticket&gt;123456</p>",
+        "utf-8",
+    )
+    config = SiteConfig(archive=tmp_path, output=None)
+    scan = output_scan._Scan(config, {learnt: "secret-assignment"})
+    found = [(leak.kind, leak.value, leak.learned) for leak in output_scan._content_leaks(scan, [("p.html", page)])]
+    assert found == [
+        ("github-token", token, False),
+        ("github-token", token, False),
+        ("secret-assignment", learnt, True),
+    ]
+    mine = replace(config, redact_patterns=(("ticket", r"<ticket>[0-9]{6}"),))
+    leaks = scan_files(mine, [("p.html", page)])
+    assert ("ticket", "<ticket>123456") in [(leak.kind, leak.value) for leak in leaks]
