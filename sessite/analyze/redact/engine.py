@@ -139,7 +139,11 @@ class TextRedactor:
 
     def text(self, value: str) -> str:
         if self.collected is not None:
-            if len(value) >= self._min_len:
+            if len(value) > _MEMO_MAX_LEN:
+                hit = self._recent.get(value)
+                if hit is None or hit[1]:  # (a long string known unchanged is not asked again)
+                    self.collected.append(value)
+            elif len(value) >= self._min_len:
                 self.collected.append(value)
             return value
         if self.spreading:
@@ -171,11 +175,19 @@ class TextRedactor:
 
     def nothing_in(self, texts: list[str]) -> bool:
         """Whether ``text`` would return every one of ``texts`` as it is: no rule can match any of
-        them, and none hides what escapes or invisible characters could (one look at them all)."""
+        them, and none hides what escapes or invisible characters could (one look at them all).
+        The long ones are then remembered as unchanged, as ``text`` would (a tool's output stands
+        in its result and in its record)."""
         if not texts:
             return True
         assert self._ruleset is not None
-        return self._ruleset.none_in(texts, may_hide_secrets)
+        if not self._ruleset.none_in(texts, may_hide_secrets):
+            return False
+        if self._recent_max:
+            for value in texts:
+                if len(value) > _MEMO_MAX_LEN:
+                    self._remember(value, (value, ()), False)
+        return True
 
     def forget(self) -> None:
         """Drop what strings became (a name learnt since changes what they become)."""
