@@ -260,14 +260,15 @@ def _learned_in_snippets(writer: SiteWriter, scan: _Scan, urls: list[str]) -> li
     leaks: list[Leak] = []
     for url in urls:
         path = writer.current_path(url)
-        if as_written:
-            try:
-                json_data = unpacked(path.read_bytes())
-            except OSError:
-                json_data = None
-            if json_data is not None and not taught.may_hold(json_data.decode("utf-8", "replace")):
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            data, json_data = f"(unreadable: {exc})".encode(), None
+        else:
+            json_data = unpacked(data)
+            if as_written and json_data is not None and not taught.may_hold(json_data.decode("utf-8", "replace")):
                 continue
-        found = _find(None, _text(url, path), taught)
+        found = _find(None, _readable(_pack_text(data, json_data)), taught)  # (read and unpacked once)
         leaks += [Leak(url, kind, value, learned=True) for kind, value, _ in found]
     return leaks
 
@@ -389,7 +390,11 @@ def _snippets_text(data: bytes) -> str:
     is would hide every secret and show random runs that look like keys; and the JSON's escapes
     (``\n``, ``\"``) would run into what a detector reads. (A term file is read as its JSON:
     its strings are words, which JSON writes as they are.)"""
-    json_data = unpacked(data)
+    return _pack_text(data, unpacked(data))
+
+
+def _pack_text(data: bytes, json_data: bytes | None) -> str:
+    """``_snippets_text`` of a file whose JSON is already unpacked (None: it is no packed file)."""
     if json_data is None:
         return data.decode("utf-8", "replace")
     try:

@@ -315,13 +315,13 @@ def test_the_search_snippets_are_read_where_they_are_made(published, monkeypatch
     _plant(archive)
     monkeypatch.setattr(worker, "Redactor", BlindToAnthropicKeys)
     unpacked_files: list[str] = []
-    snippets_text = output_scan._snippets_text
+    pack_text = output_scan._pack_text
 
-    def spy(data: bytes) -> str:
+    def spy(data: bytes, json_data: bytes | None) -> str:
         unpacked_files.append("x")
-        return snippets_text(data)
+        return pack_text(data, json_data)
 
-    monkeypatch.setattr(output_scan, "_snippets_text", spy)
+    monkeypatch.setattr(output_scan, "_pack_text", spy)
     result = CliRunner().invoke(main, ["build", str(archive), "-o", str(site), "-q", "-j", "1"])
     assert result.exit_code == 1
     lines = result.output.splitlines()

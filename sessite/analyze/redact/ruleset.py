@@ -32,6 +32,7 @@ except ImportError:  # pragma: no cover - exercised by SESSITE_REDACT_ENGINE=re 
 
 ENGINE_VARIABLE = "SESSITE_REDACT_ENGINE"
 _LOOKAROUND_OPENERS = ("(?<=", "(?<!", "(?=", "(?!")
+_JOIN = "\n"  # what joins texts asked at once (``RuleSet.none_in``): no word character
 
 
 def available() -> bool:
@@ -193,9 +194,6 @@ class RuleSet:
             return False
         found = self.candidates(joined)
         return found is not None and not found
-
-
-_JOIN = "\n"
 
 
 @lru_cache(maxsize=8)
